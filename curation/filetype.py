@@ -1,0 +1,72 @@
+"""What a file really is, from its first bytes (never from its name)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+KIND_EXTENSIONS = {
+    "pdf": ".pdf",
+    "zip": ".zip",
+    "ole": ".hwp",
+    "png": ".png",
+    "jpeg": ".jpg",
+    "json": ".json",
+    "csv": ".csv",
+}
+
+
+def sniff(head: bytes) -> str:
+    """Classify by magic bytes: pdf, zip, ole (HWP 5 / old Office), png, jpeg, html, json, csv, text,
+    empty, or unknown."""
+    if not head:
+        return "empty"
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    # Some servers put a few bytes of junk before %PDF; readers accept it within the first 1 KB.
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "zip"
+    if head.startswith(OLE_MAGIC):
+        return "ole"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    lowered = stripped[:512].lower()
+    if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in lowered:
+        return "html"
+    if stripped[:1] in (b"{", b"["):
+        return "json"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = head.decode("cp949")
+        except UnicodeDecodeError:
+            return "unknown"
+    if "," in text.split("\n", 1)[0]:
+        return "csv"
+    return "text"
+
+
+def sniff_file(path: str | Path) -> str:
+    with open(path, "rb") as handle:
+        return sniff(handle.read(2048))
+
+
+def describe(kind: str) -> str:
+    return {
+        "pdf": "a PDF",
+        "zip": "a ZIP archive",
+        "ole": "an OLE compound file (HWP 5 or old Office)",
+        "png": "a PNG image",
+        "jpeg": "a JPEG image",
+        "html": "an HTML page",
+        "json": "JSON",
+        "csv": "CSV text",
+        "text": "plain text",
+        "empty": "an empty file",
+        "unknown": "unrecognised binary data",
+    }.get(kind, kind)

@@ -1,0 +1,25 @@
+"""Shared test fixtures: where the real data lives, and a skip that says why when it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+REALDATA = (REPO.parent / "shared" / "realdata").resolve()
+
+
+def realdata_path(*parts: str) -> Path:
+    """Path into ../shared/realdata; skips the test, saying why, when the folder is absent."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder {REALDATA} is absent (CI always has it): these tests read real exam files")
+    path = REALDATA.joinpath(*parts)
+    if not path.exists():
+        pytest.fail(f"{path} is missing from the real data folder")
+    return path
+
+
+@pytest.fixture
+def realdata() -> Path:
+    return realdata_path()
