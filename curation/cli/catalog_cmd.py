@@ -30,7 +30,9 @@ def catalog(
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     table = Table(title=f"License catalog ({len(licenses)} exams)")
-    for column in ("code", "name", "domain", "body", "subjects", "options", "pass rule"):
+    table.add_column("code", no_wrap=True)
+    table.add_column("name", no_wrap=True)
+    for column in ("domain", "body", "subjects", "options", "pass rule"):
         table.add_column(column)
     for lic in licenses:
         table.add_row(
