@@ -9,6 +9,7 @@ exam are both listed, the provisional one is marked superseded.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -196,11 +197,17 @@ class Discoverer:
         return True
 
 
+def _same_exam(a: str, b: str) -> bool:
+    return a in b or b in a or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
 def _mark_superseded(found: list[Found]) -> list[Found]:
-    finals = {(f.license, f.year, _exam_key(f.title, f.url)) for f in found if f.key_status == "final"}
+    finals = [(f.license, f.year, _exam_key(f.title, f.url)) for f in found if f.key_status == "final"]
     out = []
     for f in found:
-        if f.key_status == "provisional" and (f.license, f.year, _exam_key(f.title, f.url)) in finals:
-            f = Found(**{**f.__dict__, "superseded": True})
+        if f.key_status == "provisional":
+            mine = _exam_key(f.title, f.url)
+            if any(lic == f.license and yr == f.year and _same_exam(mine, key) for lic, yr, key in finals):
+                f = Found(**{**f.__dict__, "superseded": True})
         out.append(f)
     return out

@@ -20,6 +20,10 @@ from curation.errors import InputError
 from curation.item import Item, items_from_table, items_to_table
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
     """Open a temporary sibling of ``path``; on success fsync it and rename it over ``path``."""
@@ -27,6 +31,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
     path.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.chmod(tmp, 0o666 & ~_UMASK)
     try:
         with os.fdopen(fd, mode, encoding=None if binary else encoding) as handle:
             yield handle
