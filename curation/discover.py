@@ -211,3 +211,20 @@ def _mark_superseded(found: list[Found]) -> list[Found]:
                 f = Found(**{**f.__dict__, "superseded": True})
         out.append(f)
     return out
+
+
+def pair_keys(found: list[Found]) -> dict[str, Found | None]:
+    """The answer key for each paper: of the same license and year, a final key before a provisional one,
+    then the one whose name is closest to the paper's (one key often covers every session and form)."""
+    keys = [f for f in found if f.role == "key" and not f.superseded]
+    pairs: dict[str, Found | None] = {}
+    for paper in (f for f in found if f.role == "paper"):
+        mine = _exam_key(paper.title, paper.url)
+        candidates = [k for k in keys if k.license == paper.license and k.year == paper.year]
+        best = max(
+            candidates,
+            key=lambda k: (k.key_status == "final", difflib.SequenceMatcher(None, mine, _exam_key(k.title, k.url)).ratio()),
+            default=None,
+        )
+        pairs[paper.url] = best
+    return pairs
