@@ -63,10 +63,13 @@ def verify(release_dir: Path = typer.Argument(..., help="A release folder.")) ->
 def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> None:
     """Items added, removed and changed (with which fields) from OLD to NEW."""
     result = diff_releases(old, new)
-    table = Table(
-        title=f"{result.old} -> {result.new}: {len(result.added)} added, {len(result.removed)} removed, "
+    console.print(
+        f"{result.old} -> {result.new}: {len(result.added)} added, {len(result.removed)} removed, "
         f"{len(result.changed)} changed, {result.unchanged} unchanged"
     )
+    if result.empty:
+        return
+    table = Table()
     table.add_column("change")
     table.add_column("item")
     table.add_column("fields")
