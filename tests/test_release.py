@@ -238,3 +238,34 @@ def test_the_answer_filter_reads_the_last_jeongdap():
     regex = RegexFilter(regex_pattern=ANSWER_REGEX, group_select=-1)
     outputs = [["풀이: ①은 틀렸다. 정답: 2라고 볼 수도 있으나...\n최종적으로 정답: 4"], ["정답：**(3)**"], ["모르겠다"]]
     assert [r[0] for r in regex.apply(outputs, [{}, {}, {}])] == ["4", "3", "[invalid]"]
+
+
+def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
+    from curation.io import write_items
+
+    items = make_items()
+    root = tmp_path / "store"
+    write_items(root / "items" / "cpa" / "2025" / "paper" / "items.jsonl", items)
+    first = items[0]
+    write_items(root / "review" / "revisions" / "0001" / "items.jsonl",
+                [first.model_copy(update={"question": "1차 수정", "revision": 1})])
+    write_items(root / "review" / "revisions" / "0002" / "items.jsonl",
+                [first.model_copy(update={"question": "2차 수정", "revision": 2}),
+                 items[1].model_copy(update={"answer": (2, 4), "revision": 2})])
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        load_policy().model_dump_json().replace('"multi_answer":true', '"multi_answer":false')
+        .replace('"version":"2026.1"', '"version":"keep-multi"'), encoding="utf-8")
+    result = CliRunner().invoke(app, ["release", "cut", "--version", "1.0", "--store", str(root),
+                                      "--out", str(tmp_path / "out"), "--policy", str(policy)],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    release = tmp_path / "out" / "kmmlu-pro-1.0"
+    manifest = read_manifest(release)
+    assert manifest.review_revision == 2 and manifest.policy["version"] == "keep-multi"
+    assert manifest.counts.items == STORE_ITEMS and manifest.counts.excluded_items == 0
+    rows = {r["id"]: r for f in release.glob("data/*/*.parquet") for r in pq.read_table(f).to_pylist()}
+    assert rows[first.id]["question"] == "2차 수정" and rows[items[1].id]["answer"] == [2, 4]
+    card = (release / "README.md").read_text(encoding="utf-8")
+    assert "Review pending" in card and "not checked" in card and "revision used: 2" in card
+    assert "keep-multi" in result.output and str(release) in result.output

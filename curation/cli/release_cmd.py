@@ -32,20 +32,22 @@ def cut(
         store, version, out, name=name, policy=load_policy(policy), private_fraction=private_fraction
     )
     counts = result.manifest.counts
-    table = Table(title=f"{result.release_dir} ({counts.items} public items)")
+    console.print(f"cut {result.release_dir}: {counts.items} public items", soft_wrap=True)
+    table = Table()
     table.add_column("config")
     table.add_column("items", justify="right")
     for lic, count in counts.per_license.items():
         table.add_row(lic, str(count))
     console.print(table)
-    excluded = Table(title=f"excluded by policy {result.manifest.policy['version']} ({counts.excluded_items} items)")
+    console.print(f"excluded by policy {result.manifest.policy['version']}: {counts.excluded_items} items")
+    excluded = Table()
     excluded.add_column("reason")
     excluded.add_column("items", justify="right")
     for reason, count in result.excluded.items():
         excluded.add_row(reason, str(count))
     console.print(excluded)
     if result.private_dir:
-        console.print(f"private held-out part: {counts.private_items} items in {result.private_dir}")
+        console.print(f"private held-out part: {counts.private_items} items in {result.private_dir}", soft_wrap=True)
 
 
 @release.command("verify")
