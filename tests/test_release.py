@@ -226,7 +226,7 @@ def test_lm_eval_accepts_the_exported_task(release, tmp_path):
     prompt = samples[0]["arguments"]["gen_args_0"]["arg_0"]
     doc = samples[0]["doc"]
     assert doc["question"] in prompt and f"1. {doc['options'][0]}" in prompt and "정답:" in prompt
-    assert samples[0]["target"] == str(doc["answer"][0])
+    assert samples[0]["target"] == str([str(a) for a in doc["answer"]])
 
 
 def test_the_answer_filter_reads_the_last_jeongdap():
@@ -269,3 +269,34 @@ def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
     card = (release / "README.md").read_text(encoding="utf-8")
     assert "Review pending" in card and "not checked" in card and "revision used: 2" in card
     assert "keep-multi" in result.output and str(release) in result.output
+
+
+def test_lm_eval_scores_a_multi_answer_key_as_a_hit_on_any_accepted_option(store, tmp_path, monkeypatch):
+    pytest.importorskip("lm_eval")
+    from lm_eval import simple_evaluate
+    from lm_eval.api.model import LM
+    from lm_eval.tasks import TaskManager
+
+    class AlwaysThree(LM):
+        def generate_until(self, requests, disable_tqdm=False):
+            return ["①은 옳지 않고 ②도 아니다. 따라서 정답: 3" for _ in requests]
+
+        def loglikelihood(self, requests, disable_tqdm=False):
+            raise NotImplementedError
+
+        def loglikelihood_rolling(self, requests, disable_tqdm=False):
+            raise NotImplementedError
+
+    policy = load_policy().model_copy(update={"exclude": load_policy().exclude.model_copy(update={"multi_answer": False})})
+    release = cut_release(store, "2026", tmp_path, policy=policy, clock=_clock(9)).release_dir
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.chdir(release)
+    task = "kmmlu_pro_tax_accountant"
+    results = simple_evaluate(model=AlwaysThree(), tasks=[task], log_samples=True,
+                              task_manager=TaskManager(include_path=str(release / "lm_eval")))
+    samples = results["samples"][task]
+    answers = {s["doc"]["id"]: (s["doc"]["answer"], s["exact_match"]) for s in samples}
+    assert answers[[i for i in PLANTED if PLANTED[i] == "multi_answer"][0]] == ([1, 3], 1.0)
+    assert all(score == (1.0 if 3 in answer else 0.0) for answer, score in answers.values())
+    assert len(answers) == read_manifest(release).counts.per_license["tax_accountant"]

@@ -47,7 +47,8 @@ def write_tasks(release_dir: Path, release_name: str, data_files: dict[str, str]
             "test_split": "test",
             "output_type": "generate_until",
             "doc_to_text": PROMPT_KO,
-            "doc_to_target": "{{answer[0]}}",
+            # A list of accepted option numbers: lm-eval scores exact_match as a hit on any of them.
+            "doc_to_target": "{{answer | map('string') | list}}",
             "generation_kwargs": {"until": ["<|im_end|>", "<|endoftext|>", "</s>"], "do_sample": False,
                                   "max_gen_toks": 2048},
             "filter_list": [{
