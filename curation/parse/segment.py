@@ -231,3 +231,33 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
     return Segmented(blocks, incomplete, options)
+
+
+def _line_break(prev: Word, nxt: Word) -> str:
+    """What a line break between two words stands for. The text layer's trailing space says so when it
+    has one; otherwise a break between two Hangul syllables is taken as inside a word (Hancom breaks
+    Korean lines anywhere), any other break as a space."""
+    if prev.space_after:
+        return " "
+    if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
+        return ""
+    if prev.text[-1] in "(［[<〈「『‘“-/" or nxt.text[0] in ")］]>〉」』’”,.":
+        return ""
+    return " "
+
+
+def compose(tokens: Sequence[tuple[Word, int]]) -> str:
+    """Words (with their line index) back into text."""
+    parts: list[str] = []
+    prev: Word | None = None
+    prev_line = -1
+    for word, line in tokens:
+        if prev is not None:
+            if line == prev_line:
+                gap = word.x0 - prev.x1
+                parts.append(" " if prev.space_after or gap > 0.2 * max(prev.size, 1.0) else "")
+            else:
+                parts.append(_line_break(prev, word))
+        parts.append(word.text)
+        prev, prev_line = word, line
+    return "".join(parts).strip()
