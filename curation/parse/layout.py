@@ -192,6 +192,7 @@ def _is_margin(line: Line, height: float) -> bool:
 
 
 _RUNNING_WORD = re.compile(r"^[가-힣·ㆍ]{2,15}$")
+_TITLE_WORD = re.compile(r"(형|교시|시험|문제|문제지|기출)$")
 
 
 def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
@@ -204,6 +205,9 @@ def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
             per_page[page.index] = words
     counts = Counter(w for words in per_page.values() for w in words)
     varying = {w for w, n in counts.items() if 2 <= n < len(per_page)}
+    constant = [w for w, n in counts.items() if n == len(per_page) and not _TITLE_WORD.search(w)]
+    if not varying and len(per_page) >= 2 and len(counts) == 1 and len(constant) == 1 and len(constant[0]) <= 8:
+        varying = set(constant)  # a one-subject paper naming its subject on every page
     result = {}
     for index, words in per_page.items():
         found = sorted(words & varying)

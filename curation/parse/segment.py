@@ -27,7 +27,8 @@ from curation.parse.words import Line, Word, circled_value
 START = re.compile(r"^(?:문\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
-_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$")
+# Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
+_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
