@@ -25,7 +25,7 @@ from curation.parse.figures import figure_boxes, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.layout import PageText, lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
-from curation.parse.segment import Block, compose, segment
+from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
@@ -220,10 +220,7 @@ def _build_items(
                 tables_by_page[page] = page_tables(doc[page], words[page])
             tables += [t for t in tables_by_page[page] if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
-        options = tuple(
-            compose(block.tokens[m.index + 1 : (run[k + 1].index if k + 1 < len(run) else len(block.tokens))])
-            for k, m in enumerate(run)
-        )
+        options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         entry = (
             key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject)
             if key

@@ -262,3 +262,29 @@ def compose(tokens: Sequence[tuple[Word, int]]) -> str:
         parts.append(word.text)
         prev, prev_line = word, line
     return "".join(parts).strip()
+
+
+def option_tokens(block: Block, run: Sequence[Marker]) -> list[list[tuple[Word, int]]]:
+    """Each option's words. Options set several to a row may wrap inside their own cell (``① 가 ② 나`` over
+    ``  다     라``): a word below such a row belongs to the option whose marker stands left of it."""
+    rows: dict[int, list[int]] = {}
+    for k, m in enumerate(run):
+        rows.setdefault(block.tokens[m.index][1], []).append(k)
+    row_lines = sorted(rows)
+    owned: list[list[tuple[Word, int]]] = [[] for _ in run]
+    starts = {m.index for m in run}
+    for t in range(run[0].index + 1, len(block.tokens)):
+        if t in starts:
+            continue
+        word, li = block.tokens[t]
+        row = max(r for r in row_lines if r <= li)
+        candidates = rows[row]
+        if li == row or len(candidates) == 1:
+            owner = max(k for k in range(len(run)) if run[k].index < t)
+        else:
+            owner = candidates[0]
+            for k in candidates:
+                if block.tokens[run[k].index][0].x0 <= word.x0 + 2:
+                    owner = k
+        owned[owner].append((word, li))
+    return owned
