@@ -238,3 +238,84 @@ def test_healthex_final_text_key():
     assert _answers(key, 1, session=1, form="B", subject="운동생리학") == (1,)
     assert _answers(key, 20, session=1, form="A", subject="건강·체력평가") == (2,)
     assert key.answer_for(1, session=1) is None  # numbering restarts per subject: the subject is needed
+
+
+# ---- image keys (OCR) ------------------------------------------------------------------------------------
+# One read per file (module fixtures): OCR costs seconds a page.
+
+
+@pytest.fixture(scope="module")
+def swc1_2021() -> AnswerKey:
+    return read_key(realdata_path("pdf", "swc1_2021_r19_answers.pdf"))
+
+
+def test_swc1_2021_image_key_groups(swc1_2021):
+    assert swc1_2021.status == "final"
+    counts = Counter((e.session, e.form) for e in swc1_2021.entries)
+    assert counts == {(1, "A"): 50, (1, "B"): 50, (2, "A"): 75, (2, "B"): 75, (3, "A"): 75, (3, "B"): 75}
+    assert all(e.answers and all(1 <= a <= 5 for a in e.answers) for e in swc1_2021.entries)
+
+
+@pytest.mark.parametrize(
+    "session, form, number, answers",
+    [
+        (1, "A", 1, (1,)), (1, "A", 3, (3,)), (1, "A", 10, (3,)), (1, "A", 16, (1, 2, 3, 4, 5)),
+        (1, "A", 19, (1, 2, 3, 4, 5)), (1, "A", 20, (1, 5)), (1, "A", 50, (2,)),
+        (1, "B", 2, (3,)), (1, "B", 18, (1, 2, 3, 4, 5)), (1, "B", 19, (1, 2, 3, 4, 5)), (1, "B", 20, (1, 5)),
+        (1, "B", 48, (1,)), (2, "A", 3, (5,)), (2, "A", 75, (4,)), (2, "B", 2, (5,)), (2, "B", 73, (2,)),
+    ],
+)
+def test_swc1_2021_image_key_answers(swc1_2021, session, form, number, answers):
+    assert _answers(swc1_2021, number, session=session, form=form) == answers
+
+
+def test_swc1_2021_multi_answer_cells(swc1_2021):
+    multi = sorted((e.session, e.form, e.number) for e in swc1_2021.entries if len(e.answers) > 1)
+    assert multi[:6] == [(1, "A", 16), (1, "A", 19), (1, "A", 20), (1, "B", 18), (1, "B", 19), (1, "B", 20)]
+
+
+def test_swc1_2024_image_only_key():
+    key = read_key(realdata_path("pdf", "swc1_2024_r22_answers.pdf"))
+    assert Counter(e.session for e in key.entries) == {1: 50, 2: 75, 3: 75}
+    assert {e.form for e in key.entries} == {"A"}
+    first = [1, 2, 3, 4, 1, 5, 2, 1, 4, 3, 5, 4, 1, 3, 5, 2, 2, 4, 3, 5]
+    assert [key.answer_for(n, session=1).answers for n in range(1, 21)] == [(a,) for a in first]
+    second = [4, 3, 5, 4, 2, 3, 5, 2, 1, 1, 5, 3, 4, 2, 5, 1, 3, 5, 1, 2]
+    assert [key.answer_for(n, session=2).answers for n in range(1, 21)] == [(a,) for a in second]
+    assert _answers(key, 75, session=2) == (4,)
+
+
+def test_taxacc_image_only_key():
+    key = read_key(realdata_path("pdf", "taxacc_2024_r61_1st_final_key_IMAGE-ONLY.pdf"))
+    assert key.status == "final"
+    counts = Counter(e.subject for e in key.entries)
+    assert counts["재정학"] == 40 and counts["세법학개론"] == 40 and counts["상법"] == 40 and counts["민법"] == 40
+    assert len(key.entries) == 240
+    assert _answers(key, 40, subject="재정학") == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, subject="재정학") for n in range(1, 7)] == [(2,), (1,), (2,), (2,), (1,), (2,)]
+    # the paper beside it holds 세법학개론 41-80
+    assert [_answers(key, n, subject="세법학개론") for n in (41, 42, 43, 44, 45, 46, 78, 79, 80)] == [
+        (4,), (3,), (1,), (1,), (5,), (2,), (3,), (2,), (4,)]
+    assert _answers(key, 65, subject="상법") == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, subject="민법") for n in (41, 42, 80)] == [(1,), (5,), (5,)]
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        # Refusals, stated: the scan's grid does not segment, the 2022 key's JPEG breaks glyphs, and the
+        # KSPO draft's circled digits are not read by this reader.
+        ("realtor_2025_r36_answers_SCANNED.pdf", "no answer grid that OCR could find"),
+        ("swc1_2022_r20_answers.pdf", "does not read as digits separated by commas"),
+        ("healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf", "no answer grid that OCR could find"),
+    ],
+)
+def test_unreadable_image_keys_are_refused_clearly(name, why):
+    with pytest.raises(InputError, match=why) as raised:
+        read_key(realdata_path("pdf", name))
+    assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+def test_ocr_never_refuses_image_keys():
+    with pytest.raises(InputError, match="no text table on any page"):
+        read_key(realdata_path("pdf", "taxacc_2024_r61_1st_final_key_IMAGE-ONLY.pdf"), ocr="never")
