@@ -4,7 +4,11 @@ rendered page; counts are per (session, form, subject) group."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -319,3 +323,32 @@ def test_unreadable_image_keys_are_refused_clearly(name, why):
 def test_ocr_never_refuses_image_keys():
     with pytest.raises(InputError, match="no text table on any page"):
         read_key(realdata_path("pdf", "taxacc_2024_r61_1st_final_key_IMAGE-ONLY.pdf"), ocr="never")
+
+
+# ---- CLI -------------------------------------------------------------------------------------------------
+
+
+def _kmmlu(*args: str) -> subprocess.CompletedProcess:
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    command = [sys.executable, "-c", "from curation.cli import main; main()", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cli_key_show(tmp_path):
+    key = tmp_path / "key.csv"
+    key.write_text("교시,문제번호,가답안\n1교시,1,3\n1교시,2,\"1,5\"\n1교시,3,멀티미디어 문제(비공개)\n", encoding="utf-8")
+    shown = _kmmlu("key", "show", str(key))
+    assert shown.returncode == 0, shown.stderr
+    assert "3 entries" in shown.stdout and "1 with several answers, 1 withheld" in shown.stdout
+    assert "provisional" in shown.stdout
+    as_json = json.loads(_kmmlu("key", "show", "--json", str(key)).stdout)
+    assert as_json["status"] == "provisional"
+    assert [e["answers"] for e in as_json["entries"]] == [[3], [1, 5], None]
+    assert as_json["summary"]["withheld"] == 1
+
+
+def test_cli_key_show_refuses_html_in_one_line():
+    shown = _kmmlu("key", "show", str(realdata_path("pdf", "nurseaide_2021H2_key__NOT_A_PDF_is_HTML.pdf")))
+    assert shown.returncode == 2
+    assert "HTML page" in shown.stderr and "Traceback" not in shown.stderr
