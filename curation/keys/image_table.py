@@ -97,7 +97,13 @@ def read_image_pages(
     gray_of: dict[int, np.ndarray] = {}
     for index in pages:
         gray_of[index] = _render(document[index])
-        tables.extend(_page_tables(gray_of[index], index, source))
+        found = _page_tables(gray_of[index], index, source)
+        if not found and tables:
+            raise InputError(
+                f"{source}, page {index + 1}: the page has pictures but OCR found no answer grid on it "
+                "while earlier pages had one; give the key as CSV/JSON"
+            )
+        tables.extend(found)
     if not tables:
         raise InputError(
             f"{source}: pages {[i + 1 for i in pages]} hold no answer grid that OCR could find "
@@ -202,6 +208,12 @@ def _tables_from_lines(
                 pending_labels = []
             current.rows.append(tokens)
         elif tokens:
+            if current is not None and _looks_like_grid_row(tokens, glyph_height):
+                raise InputError(
+                    f"{source}, page {page + 1}: a row of the answer grid (after {len(current.rows)} rows of "
+                    "a table) could not be split into number and answer cells (broken or merged glyphs); "
+                    "give the key as CSV/JSON"
+                )
             if current is not None and len(current.rows) < 2:
                 tables.remove(current)  # one row of narrow glyphs is a title, not a grid
             current = None
@@ -209,6 +221,13 @@ def _tables_from_lines(
             if text:
                 pending_labels.append(Label(text, tokens))
     return [table for table in tables if len(table.rows) >= 2]
+
+
+def _looks_like_grid_row(tokens: list[Token], glyph_height: float) -> bool:
+    """Many tokens of narrow (digit-like) glyphs: a grid row that failed the strict test."""
+    glyphs = [g for t in tokens for g in t.glyphs if g.image.shape[0] >= 0.6 * glyph_height]
+    narrow = sum(g.image.shape[1] <= 0.85 * g.image.shape[0] for g in glyphs)
+    return len(tokens) >= 2 * PAIRS_MIN and narrow >= 0.8 * len(glyphs)
 
 
 def _ocr_line(
