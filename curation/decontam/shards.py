@@ -51,11 +51,12 @@ def list_shards(paths: Sequence[str]) -> list[Shard]:
 
 @contextlib.contextmanager
 def open_parquet(url: str) -> Iterator[pq.ParquetFile]:
-    """Open a shard: local files natively (memory-mapped reads), anything else through fsspec."""
+    """Open a shard: local files natively, anything else through fsspec. (No memory map: mapped pages would
+    count as resident memory growing with the shard.)"""
     fs, path = url_to_fs(url)
     try:
         if isinstance(fs, LocalFileSystem):
-            yield pq.ParquetFile(path, memory_map=True)
+            yield pq.ParquetFile(path)
             return
         with fs.open(path, "rb") as handle:
             yield pq.ParquetFile(handle)
