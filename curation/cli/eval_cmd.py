@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import asdict
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -131,7 +132,7 @@ def run_cmd(
     meta = ResultMeta(
         model=model, backend=backend, prompt_version=PROMPT_VERSION, prompt_id=spec.id, language=prompt,
         hide_stem=hide_stem, extract_version=EXTRACT_VERSION, scoring_version=SCORING_VERSION, seed=seed,
-        settings=settings.__dict__, backend_detail=detail, release=data.name, release_path=str(data.path),
+        settings=asdict(settings), backend_detail=detail, release=data.name, release_path=str(data.path),
         manifest_sha256=data.manifest_sha256, items=len(items), cached=outcome.cached, requested=outcome.requested,
         started_at=started, finished_at=_now(),
     )
@@ -147,6 +148,7 @@ def score_cmd(
     out: Path = typer.Option(..., "--out", help="Result folder to write."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name to record (default: the file's stem)."),
     prompt_version: str = typer.Option("unknown", "--prompt-version", help="Prompt version the predictions used."),
+    hide_stem: bool = typer.Option(False, "--hide-stem", help="The predictions came from options-only prompts."),
 ) -> None:
     """Score a predictions file against a release with the official pass rules."""
     data = load_release(release)
@@ -160,7 +162,7 @@ def score_cmd(
         records.append(record)
     card = score(data.items, preds)
     meta = ResultMeta(
-        model=model or predictions.stem, backend="predictions", prompt_version=prompt_version,
+        model=model or predictions.stem, backend="predictions", prompt_version=prompt_version, hide_stem=hide_stem,
         scoring_version=SCORING_VERSION, release=data.name, release_path=str(data.path),
         manifest_sha256=data.manifest_sha256, items=card.scored, finished_at=_now(),
     )
@@ -170,3 +172,40 @@ def score_cmd(
     if card.not_in_release:
         console.print(f"{len(card.not_in_release)} predictions are for items not in the release: not counted")
     _print_summary(summary, out)
+
+
+@eval_app.command("diagnose")
+def diagnose_cmd(
+    results: list[Path] = typer.Argument(..., help="Result folders of one release (eval run --out)."),
+    release: Path = typer.Option(..., "--release", help="The release those results were computed on."),
+    out: Path = typer.Option(..., "--out", help="JSONL of flagged items, for `kmmlu review push --items`."),
+    min_models: int = typer.Option(2, "--min-models", min=1, help="Models needed to call a key suspect."),
+) -> None:
+    """Flag suspect keys, unsolved items and options that leak the answer, across several runs."""
+    from curation.evaluate.diagnostics import OPTIONS_LEAK, SUSPECT_KEY, UNSOLVED, diagnose, write_findings
+    from curation.evaluate.report import load_result
+
+    data = load_release(release)
+    loaded = [load_result(folder) for folder in results]
+    findings = diagnose(data.items, loaded, data.manifest_sha256, min_models=min_models)
+    write_findings(out, findings)
+    table = Table(title=f"{len(findings)} items flagged across {len(loaded)} runs")
+    table.add_column("flag")
+    table.add_column("items", justify="right")
+    for flag in (SUSPECT_KEY, UNSOLVED, OPTIONS_LEAK):
+        table.add_row(flag, str(sum(1 for f in findings if flag in f.flags)))
+    console.print(table)
+    console.print(f"wrote {out}; send to review with: kmmlu review push --items {out}")
+
+
+@eval_app.command("leaderboard")
+def leaderboard_cmd(
+    results: list[Path] = typer.Argument(..., help="Result folders (eval run --out)."),
+    out: Path = typer.Option(Path("site"), "--out", help="Folder for the static site."),
+) -> None:
+    """Write a static HTML leaderboard (one index.html, no server needed)."""
+    from curation.evaluate.leaderboard import write_site
+    from curation.evaluate.report import load_result
+
+    page = write_site([load_result(folder) for folder in results], out)
+    console.print(f"wrote {page} ({len(results)} models); open it in a browser, no server needed")
