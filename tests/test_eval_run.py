@@ -81,8 +81,8 @@ def test_hf_batching_with_left_padding_matches_one_by_one(release: Path, tiny_mo
     items = load_release(release).items[:6]
     requests = [Request(item.id, tuple(PromptSpec("en").messages(item))) for item in items]
     settings = GenerationSettings(max_new_tokens=5)
-    batched = {r.item_id: resp.text for r, resp in HFBackend(str(tiny_model), settings, batch_size=6).generate(requests)}
-    single = {r.item_id: resp.text for r, resp in HFBackend(str(tiny_model), settings, batch_size=1).generate(requests)}
+    batched = {r.item_id: out.text for r, out in HFBackend(str(tiny_model), settings, batch_size=6).generate(requests)}
+    single = {r.item_id: out.text for r, out in HFBackend(str(tiny_model), settings, batch_size=1).generate(requests)}
     assert batched == single
     assert len({len(PromptSpec("en").render(item)) for item in items}) > 1  # the batch really needed padding
 

@@ -95,6 +95,7 @@ table#board { border-collapse: collapse; font-size: .9rem; }
 #board th[aria-sort="ascending"]::after { content: " \\25B2"; }
 #board th[aria-sort="descending"]::after { content: " \\25BC"; }
 #board td.num { text-align: right; }
+summary { white-space: nowrap; cursor: pointer; }
 td.pass summary { color: #1b5e20; font-weight: 600; }
 td.fail summary { color: #b71c1c; }
 td.none { color: #999; }
@@ -191,7 +192,8 @@ Click a cell for its subjects, a column header to sort.</p>
       var name = el("td");
       name.appendChild(el("span", m.model, "model"));
       name.appendChild(el("br"));
-      name.appendChild(el("small", m.backend + " \\u00b7 " + m.prompt + " \\u00b7 " + m.release + " (" + m.manifest + ")"));
+      var about = [m.backend, m.prompt, m.release + " (" + m.manifest + ")"].join(" \\u00b7 ");
+      name.appendChild(el("small", about));
       tr.appendChild(name);
       tr.appendChild(el("td", m.passed + " / " + Object.keys(m.cells).length, "num"));
       tr.appendChild(el("td", pct(m.accuracy), "num"));

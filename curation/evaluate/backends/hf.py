@@ -35,7 +35,8 @@ class HFBackend:
         self.batch_size = batch_size
         self.think_end = think_end
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        torch_dtype = getattr(torch, dtype) if dtype else (torch.bfloat16 if self.device.startswith("cuda") else torch.float32)
+        default = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
+        torch_dtype = getattr(torch, dtype) if dtype else default
         self.dtype = str(torch_dtype).removeprefix("torch.")
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
@@ -81,7 +82,8 @@ class HFBackend:
                 thought = first[i][0]
                 closing = "" if self.think_end in thought else f"\n{self.think_end}\n\n"
                 continuations.append(thought + closing)
-            second = self._generate([texts[i] + continuations[n] for n, i in enumerate(pending)], self.settings.max_new_tokens)
+            prompts = [texts[i] + continuations[n] for n, i in enumerate(pending)]
+            second = self._generate(prompts, self.settings.max_new_tokens)
             for n, i in enumerate(pending):
                 results[i] = (continuations[n] + second[n][0], second[n][1])
         return results
