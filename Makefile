@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml Makefile
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,eval]'
 	rm -f $(VENV)/.installed-*; touch $@
 
 # Tesseract with its Korean model and poppler, from Debian's packages (OCR of image-only pages and keys).

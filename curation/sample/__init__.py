@@ -231,7 +231,7 @@ def render_key(paper: dict, path: Path, status: str) -> None:
         for item in subject["items"]:
             number += 1
             answer = item.get("final_answer", item["answer"]) if status == "final" else item["answer"]
-            rows.append([str(paper["session"]), subject["name"], str(number), ",".join(map(str, answer))])
+            rows.append([f"{paper['session']}교시", subject["name"], str(number), ",".join(map(str, answer))])
     for r, row in enumerate(rows):
         x = MARGIN
         for value, width in zip(row, widths):

@@ -1,0 +1,45 @@
+"""``kmmlu refresh``: the whole annual run, through the Prefect flow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from curation.cli import app, console
+from curation.lock import FolderLock
+
+
+def summary_table(title: str, summaries) -> Table:
+    table = Table(title=title)
+    for column in ("stage", "in", "out", "rejected", "notes"):
+        table.add_column(column)
+    for s in summaries:
+        table.add_row(s.stage, str(s.items_in), str(s.items_out), s.rejected_text(), s.notes)
+    return table
+
+
+@app.command("refresh")
+def refresh(
+    year: int = typer.Option(..., "--year"),
+    licenses: Optional[List[str]] = typer.Option(None, "--licenses", help="License codes (default: all 14)."),
+    catalog: Optional[Path] = typer.Option(None, "--catalog"),
+    web: Optional[List[Path]] = typer.Option(None, "--web", help="Web shards (parquet files or folders, or fsspec URLs)."),
+    runner: str = typer.Option("local", "--runner", help="local | dask | ray"),
+    address: Optional[str] = typer.Option(None, "--address", help="An existing Dask scheduler or Ray cluster."),
+    raw: Path = typer.Option(Path("raw"), "--raw"),
+    data: Path = typer.Option(Path("data"), "--data", help="The store for items and judgements."),
+    workers: int = typer.Option(2, "--workers", help="Local processes (or cluster workers) for the shard scan."),
+) -> None:
+    """Discover, fetch, parse, validate, dedup and decontaminate a year's papers."""
+    from flows.refresh import refresh_flow
+    from flows.runners import prefect_server_for, task_runner
+
+    with FolderLock(data, "kmmlu refresh"), prefect_server_for(runner):  # type: ignore[arg-type]
+        flow = refresh_flow.with_options(task_runner=task_runner(runner, address, workers))  # type: ignore[arg-type]
+        summaries = flow(year=year, licenses=licenses, catalog=str(catalog) if catalog else None,
+                         web=[str(w) for w in web] if web else None, raw=str(raw), store=str(data),
+                         distributed=runner != "local", workers=workers)
+    console.print(summary_table(f"refresh {year}", summaries))

@@ -1,0 +1,189 @@
+"""The annual refresh: catalog -> discover -> fetch -> parse (+ validate) -> dedup -> decontam -> review push.
+
+The flow only wires library stages. Network tasks retry; parse and shard-scan tasks are cached on their
+inputs (file hashes, parser and method versions) and the task's source, so a re-run after a crash repeats
+no download, parse or scan. Each stage's counts go into a Prefect artifact and the returned summary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow, task, unmapped
+from prefect.cache_policies import INPUTS, TASK_SOURCE
+
+from curation.catalog import load_catalog
+from curation.dedup import DedupParams, entries_from, find_duplicates
+from curation.decontam import DecontamParams
+from curation.decontam.index import ItemIndex
+from curation.decontam.report import merge, summarize, write_report
+from curation.decontam.scan import scan_shard, scan_shards
+from curation.decontam.shards import list_shards, shard_rows
+from curation.discover import Discoverer, Found, pair_keys
+from curation.errors import CurationError
+from curation.fetch import Fetcher, FetchPolicy, ManifestEntry, RawStore
+from curation.io import read_items, write_items, write_jsonl
+from curation.item import Item
+from curation.parse.paper import PARSER_VERSION, parse_paper
+from curation.parse.meta import PaperMeta
+from curation.keys import read_key
+from curation.rejects import Reject
+from flows.summary import StageSummary, publish
+
+CACHED = INPUTS + TASK_SOURCE
+
+
+@task(name="discover", retries=2, retry_delay_seconds=5)
+def discover_task(year: int, licenses: list[str], catalog: str | None, raw: str) -> list[Found]:
+    cat = load_catalog(catalog)
+    return Discoverer(cat, RawStore(raw).known_urls()).discover(year, licenses)
+
+
+@task(name="fetch", retries=2, retry_delay_seconds=5)
+def fetch_task(url: str, license: str, year: int, raw: str, referer: str | None) -> ManifestEntry:
+    with Fetcher(Path(raw), FetchPolicy()) as fetcher:
+        return fetcher.fetch(url, license=license, year=year, referer=referer).entry
+
+
+@task(name="parse", cache_policy=CACHED, persist_result=True)
+def parse_task(paper: str, paper_sha256: str, key: str | None, key_sha256: str | None, license: str, year: int,
+               source_url: str, out_dir: str, parser_version: str) -> dict:
+    """Parse one paper into ``out_dir`` (items, rejects, crops). Returns counts; a refused paper is a reject."""
+    out = Path(out_dir)
+    try:
+        answer_key = read_key(key) if key else None
+        result = parse_paper(paper, PaperMeta(license=license, year=year, source_url=source_url), key=answer_key,
+                             crops_dir=out / "crops")
+    except CurationError as exc:
+        reject = Reject(stage="parse", reason="paper refused", source=paper, detail=str(exc))
+        write_jsonl(out / "rejects.jsonl", [reject.to_record()])
+        write_items(out / "items.jsonl", [])
+        return {"paper": paper, "items": 0, "rejects": {"paper refused": 1}, "error": str(exc)}
+    write_jsonl(out / "rejects.jsonl", [r.to_record() for r in result.rejects])
+    write_items(out / "items.jsonl", result.items)
+    reasons: dict[str, int] = {}
+    for r in result.rejects:
+        reasons[r.reason] = reasons.get(r.reason, 0) + 1
+    return {"paper": paper, "items": len(result.items), "rejects": reasons, "flags": result.summary.flags}
+
+
+@task(name="scan-shard", cache_policy=CACHED, persist_result=True)
+def scan_task(shard_url: str, shard_version: str, index: ItemIndex, params: DecontamParams, items_digest: str):
+    """One shard on whichever worker the task runner picks (a Dask or Ray cluster)."""
+    return scan_shard(shard_url, index, params)
+
+
+@task(name="scan-shards", cache_policy=CACHED, persist_result=True)
+def scan_local_task(shard_urls: list[str], shard_versions: list[str], index: ItemIndex, params: DecontamParams,
+                    items_digest: str, workers: int):
+    """Every shard on this machine's cores (local processes)."""
+    return scan_shards(shard_urls, index, params, workers)
+
+
+def shard_version(url: str) -> str:
+    """What changes when a shard changes: size and modification time (or the store's ETag)."""
+    from fsspec.core import url_to_fs
+
+    fs, path = url_to_fs(url)
+    info = fs.info(path)
+    return str(info.get("ETag") or info.get("etag") or f"{info.get('size')}-{info.get('mtime') or info.get('LastModified')}")
+
+
+def _paper_dir(store: Path, entry: ManifestEntry) -> Path:
+    return store / "items" / (entry.license or "_unsorted") / str(entry.year or "_unknown") / Path(entry.path).stem
+
+
+def store_items(store: Path) -> list[Item]:
+    items: list[Item] = []
+    for path in sorted((store / "items").glob("*/*/*/items.jsonl")):
+        items.extend(read_items(path))
+    return items
+
+
+@flow(name="refresh", log_prints=True)
+def refresh_flow(year: int, licenses: list[str] | None = None, catalog: str | None = None, web: list[str] | None = None,
+                 raw: str = "raw", store: str = "data", distributed: bool = False,
+                 workers: int = 2) -> list[StageSummary]:
+    cat = load_catalog(catalog)
+    codes = licenses or [lic.code for lic in cat.kmmlu_pro]
+    store_path = Path(store)
+    summaries: list[StageSummary] = []
+
+    found = discover_task(year, codes, catalog, raw)
+    summaries.append(StageSummary.of("discover", found_in=0, out=len(found),
+                                     notes=f"{sum(f.new for f in found)} new, {sum(f.superseded for f in found)} superseded"))
+
+    wanted = [f for f in found if not f.superseded]
+    futures = fetch_task.map([f.url for f in wanted], [f.license for f in wanted], [f.year for f in wanted],
+                             unmapped(raw), [f.referer for f in wanted])
+    entries: dict[str, ManifestEntry] = {}
+    fetch_failures: dict[str, int] = {}
+    for f, future in zip(wanted, futures):
+        try:
+            entries[f.url] = future.result()
+        except Exception as exc:  # a failed download stops that paper, not the refresh
+            fetch_failures[type(exc).__name__] = fetch_failures.get(type(exc).__name__, 0) + 1
+            print(f"fetch failed: {f.url}: {exc}")
+    summaries.append(StageSummary.of("fetch", found_in=len(wanted), out=len(entries), rejected=fetch_failures))
+
+    pairs = pair_keys(wanted)
+    jobs = []
+    for paper_url, key in pairs.items():
+        if paper_url not in entries:
+            continue
+        entry = entries[paper_url]
+        key_entry = entries.get(key.url) if key else None
+        jobs.append((entry, key_entry))
+    raw_path = Path(raw)
+    parsed = parse_task.map(
+        [str(raw_path / e.path) for e, _ in jobs], [e.sha256 for e, _ in jobs],
+        [str(raw_path / k.path) if k else None for _, k in jobs], [k.sha256 if k else None for _, k in jobs],
+        [e.license or "unknown" for e, _ in jobs], [e.year or year for e, _ in jobs], [e.url for e, _ in jobs],
+        [str(_paper_dir(store_path, e)) for e, _ in jobs], unmapped(PARSER_VERSION),
+    )
+    outcomes = [p.result() for p in parsed]
+    parse_rejects: dict[str, int] = {}
+    for outcome in outcomes:
+        for reason, n in outcome["rejects"].items():
+            parse_rejects[reason] = parse_rejects.get(reason, 0) + n
+    items = store_items(store_path)
+    summaries.append(StageSummary.of("parse", found_in=len(jobs), out=len(items), rejected=parse_rejects))
+    flagged = sum(1 for i in items if i.flags)
+    summaries.append(StageSummary.of("validate", found_in=len(items), out=len(items) - flagged,
+                                     notes=f"{flagged} items carry validation flags (kept, sent to review first)"))
+
+    duplicates = find_duplicates(entries_from([("refresh", items)]), DedupParams())
+    write_jsonl(store_path / "dedup" / "duplicates.jsonl", [d.model_dump(mode="json") for d in duplicates])
+    summaries.append(StageSummary.of("dedup", found_in=len(items), out=len(items) - len(duplicates),
+                                     rejected={"duplicate": len(duplicates)} if duplicates else {}))
+
+    if web:
+        params = DecontamParams()
+        shards = list_shards(web)
+        index = ItemIndex.build(items, params)
+        digest = _items_digest(items)
+        urls = [s.url for s in shards]
+        versions = [shard_version(u) for u in urls]
+        if distributed:
+            futures = scan_task.map(urls, versions, unmapped(index), unmapped(params), unmapped(digest))
+            hits = [hit for future in futures for hit in future.result()]
+        else:
+            hits = scan_local_task(urls, versions, index, params, digest, workers)
+        rows = merge(hits, [i.id for i in items])
+        summary = summarize(rows, params, len(shards), sum(shard_rows(u) for u in urls))
+        write_report(store_path / "decontam", rows, summary)
+        contaminated = sum(1 for r in rows if r.contaminated)
+        summaries.append(StageSummary.of("decontam", found_in=len(items), out=len(items) - contaminated,
+                                         rejected={"contaminated": contaminated} if contaminated else {},
+                                         notes=f"{sum(1 for r in rows if r.source_overlap)} source overlaps; {params.fingerprint()}"))
+    publish("refresh", summaries)
+    return summaries
+
+
+def _items_digest(items: list[Item]) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for item in sorted(items, key=lambda i: i.id):
+        digest.update(item.model_dump_json().encode())
+    return digest.hexdigest()
