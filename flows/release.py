@@ -1,0 +1,44 @@
+"""Cut a release from the store: policy, parquet per license, card, manifest, changelog; then verify it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow, task
+
+from curation.errors import InputError
+from curation.release.cut import CutResult, cut_release
+from curation.release.verify import verify_release
+from flows.summary import StageSummary, publish
+
+
+@task(name="cut-release")
+def cut_task(store: str, version: str, out: str, name: str, private_fraction: float) -> CutResult:
+    return cut_release(store, version, out, name=name, private_fraction=private_fraction)
+
+
+@task(name="verify-release")
+def verify_task(release_dir: str) -> list[str]:
+    return [str(problem) for problem in verify_release(release_dir)]
+
+
+@flow(name="release", log_prints=True)
+def release_flow(version: str, store: str = "data", out: str = "releases", name: str = "kmmlu-pro",
+                 private_fraction: float = 0.0, reuse_existing: bool = False) -> list[StageSummary]:
+    """``reuse_existing``: when the version exists already (a re-run), verify it instead of refusing."""
+    target = Path(out) / f"{name}-{version}"
+    if reuse_existing and target.exists():
+        problems = verify_task(str(target))
+        if problems:
+            raise InputError(f"{target} exists but does not verify: {problems[0]}")
+        summaries = [StageSummary.of("release", found_in=0, out=0, notes=f"{target} exists and verifies: kept as is")]
+    else:
+        result = cut_task(store, version, out, name, private_fraction)
+        problems = verify_task(str(result.release_dir))
+        if problems:
+            raise InputError(f"{result.release_dir}: the new release does not verify: {problems[0]}")
+        counts = result.manifest.counts
+        summaries = [StageSummary.of("release", found_in=counts.items + counts.excluded_items, out=counts.items,
+                                     rejected={k: v for k, v in result.excluded.items() if v}, notes=str(result.release_dir))]
+    publish("release", summaries)
+    return summaries
