@@ -37,6 +37,10 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import torch
+
+    # A 0.5 MB model gains nothing from a second thread, and on a busy machine thread spin-waits cost 10x.
+    torch.set_num_threads(1)
     return tiny_causal_lm(tmp_path_factory.mktemp("models") / "tiny-llama")
 
 

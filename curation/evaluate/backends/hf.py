@@ -27,8 +27,11 @@ class HFBackend:
         dtype: str | None = None,
         think_end: str = "</think>",
     ):
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        try:
+            import torch
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+        except ImportError as exc:
+            raise InputError(f"--backend hf needs torch and transformers: pip install -e '.[eval]' ({exc})") from exc
 
         self._torch = torch
         self.settings = settings
