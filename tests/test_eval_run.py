@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -53,12 +54,13 @@ def read_jsonl(path: Path) -> list[dict]:
 
 def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "hf"
-    args = ("eval", "run", "--release", str(release), "--model", str(tiny_model), "--backend", "hf",
+    model = Path(shutil.copytree(tiny_model, tmp_path / "model"))
+    args = ("eval", "run", "--release", str(release), "--model", str(model), "--backend", "hf",
             "--batch-size", "4", "--max-new-tokens", "6", "--seed", "7", "--out", str(out))
     output = invoke(*args)
     assert "12 requests sent, 0 responses from the cache" in output
     run = json.loads((out / "run.json").read_text())
-    assert run["model"] == str(tiny_model) and run["backend"] == "hf" and run["seed"] == 7
+    assert run["model"] == str(model) and run["backend"] == "hf" and run["seed"] == 7
     assert run["prompt_id"] == "zs-cot-v1-ko" and run["scoring_version"] and run["extract_version"]
     assert run["manifest_sha256"] == file_sha256(release / "manifest.json")
     assert "device=cpu dtype=float32 batch_size=4" == run["backend_detail"]
@@ -71,7 +73,8 @@ def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) 
     assert (out / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "accuracy.png" in (out / "report.md").read_text()
 
-    # a re-run answers everything from the cache and gives the same predictions
+    # a re-run answers everything from the cache and gives the same predictions, without loading the weights
+    (model / "model.safetensors").unlink()
     again = invoke(*args)
     assert "0 requests sent, 12 responses from the cache" in again
     assert read_jsonl(out / "predictions.jsonl") == predictions
