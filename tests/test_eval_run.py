@@ -13,11 +13,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from evalsupport import sample_release, tiny_causal_lm
 from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.evaluate.dataset import file_sha256, load_release
-from evalsupport import sample_release, tiny_causal_lm
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -73,7 +73,7 @@ def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) 
     assert (out / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "accuracy.png" in (out / "report.md").read_text()
 
-    # a re-run answers everything from the cache and gives the same predictions, without loading the weights
+    # a re-run answers everything from the cache and gives the same predictions, without loading the model
     (model / "model.safetensors").unlink()
     again = invoke(*args)
     assert "0 requests sent, 12 responses from the cache" in again
@@ -283,6 +283,12 @@ def test_serve_vllm_starts_waits_and_stops(release: Path, tmp_path: Path, monkey
         os.kill(pid, 0)  # stopped after the run (and reaped: no zombie left)
     run = json.loads((out / "run.json").read_text())
     assert run["backend_detail"].startswith("base_url=http://127.0.0.1:")
+
+    # everything is cached now: a re-run does not start the server at all
+    pidfile.unlink()
+    output = invoke("eval", "run", "--release", str(release), "--model", "org/model-7b", "--backend", "openai",
+                    "--serve", "vllm", "--license", "cpa", "--out", str(out))
+    assert "0 requests sent, 4 responses from the cache" in output and not pidfile.exists()
 
 
 def test_serve_vllm_reports_a_server_that_dies(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
