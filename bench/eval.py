@@ -35,7 +35,7 @@ SHAPES = {
     "small": dict(hidden_size=256, intermediate_size=688, num_hidden_layers=4, num_attention_heads=4,
                   num_key_value_heads=4, vocab_size=None),
     "1b": dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
-               num_key_value_heads=8, vocab_size=128256),
+               num_key_value_heads=8, vocab_size=128256, tie_word_embeddings=True),
 }
 
 
@@ -64,8 +64,10 @@ def build_model(folder: Path, shape: str, device: str, dtype: str) -> Path:
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
+    # A small vocabulary keeps the prompt near the length real tokenizers give it (~0.7 tokens per char)
+    # instead of memorising it in a few tokens.
     tokenizer.train_from_iterator(corpus, trainers.BpeTrainer(
-        vocab_size=2000, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        vocab_size=500, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
     fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", pad_token="<pad>")
     fast.chat_template = CHAT_TEMPLATE
     spec = dict(SHAPES[shape])
@@ -83,18 +85,24 @@ def build_model(folder: Path, shape: str, device: str, dtype: str) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gpu", action="store_true", help="1B-class model, bf16, on CUDA")
+    parser.add_argument("--shape", choices=sorted(SHAPES), help="model shape (default: 1b with --gpu, else small)")
+    parser.add_argument("--dtype", help="default: bfloat16 with --gpu, else float32")
     parser.add_argument("--batch-sizes", default=None, help="comma-separated (default 1,4,16 CPU; 1,32,128 GPU)")
     parser.add_argument("--batches", type=int, default=2, help="timed batches per batch size (after a warm-up)")
     parser.add_argument("--max-new-tokens", type=int, default=None, help="default 32 CPU, 256 GPU")
     parser.add_argument("--prompt", choices=("ko", "en"), default="ko")
+    parser.add_argument("--threads", type=int, help="torch CPU threads (1 is far faster on a loaded machine)")
     args = parser.parse_args()
 
     import torch
     import transformers
 
+    if args.threads:
+        torch.set_num_threads(args.threads)
     if args.gpu and not torch.cuda.is_available():
         sys.exit("--gpu: torch sees no CUDA device")
     device, dtype, shape = ("cuda", "bfloat16", "1b") if args.gpu else ("cpu", "float32", "small")
+    shape, dtype = args.shape or shape, args.dtype or dtype
     batch_sizes = [int(b) for b in (args.batch_sizes or ("1,32,128" if args.gpu else "1,4,16")).split(",")]
     max_new = args.max_new_tokens or (256 if args.gpu else 32)
     settings = GenerationSettings(max_new_tokens=max_new)
@@ -109,7 +117,7 @@ def main() -> None:
             backend = HFBackend(str(folder), settings, batch_size=batch, device=device, dtype=dtype)
             params = sum(p.numel() for p in backend.model.parameters())
             sample = backend.render(Request("x", tuple(spec.messages(synthetic_items(1)[0]))))
-            prompt_tokens = len(backend.tokenizer(sample)["input_ids"])
+            prompt_tokens, prompt_chars = len(backend.tokenizer(sample)["input_ids"]), len(sample)
             warm = [Request(item.id, tuple(spec.messages(item))) for item in synthetic_items(batch)]
             list(backend.generate(warm))
             items = synthetic_items(batch * args.batches)
@@ -132,7 +140,7 @@ def main() -> None:
     gpu = torch.cuda.get_device_name(0) if device == "cuda" else cpu
     print(f"hf backend throughput: model {shape} ({params / 1e6:.1f} M parameters, random weights), {dtype} on {gpu}")
     print(f"torch {torch.__version__}, transformers {transformers.__version__}; prompt {spec.id}, "
-          f"{prompt_tokens} prompt tokens/item, max_new_tokens {max_new} (greedy), model built in {built:.1f} s")
+          f"{prompt_tokens} prompt tokens/item ({prompt_chars} chars), max_new_tokens {max_new} (greedy), model built in {built:.1f} s")
     print()
     print(f"{'batch':>6} {'items':>6} {'seconds':>9} {'items/s':>9} {'max tok/s':>10} {'peak GiB':>9}")
     for batch, done, elapsed, per_s, tokens, memory in rows:

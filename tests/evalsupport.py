@@ -112,10 +112,9 @@ CHAT_TEMPLATE = (
 
 def tiny_causal_lm(folder: Path) -> Path:
     """A byte-level BPE tokenizer trained on a few Korean lines and a 2-layer Llama with random weights."""
+    import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    import torch
 
     corpus = [
         "다음 객관식 문제를 단계적으로 생각하여 풀이한 뒤 답하세요. 정답: A",

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from evalsupport import sample_record, sample_release, scored, write_release
 from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.errors import InputError
 from curation.io import read_items
-from evalsupport import sample_record, sample_release, scored, write_release
 
 runner = CliRunner()
 

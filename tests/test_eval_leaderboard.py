@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from evalsupport import sample_release, scored
 from typer.testing import CliRunner
 
 from curation.cli import app
-from evalsupport import sample_release, scored
 
 runner = CliRunner()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict
 import os
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Optional
@@ -15,6 +15,9 @@ from rich.table import Table
 
 from curation.cli import app, console
 from curation.errors import InputError
+from curation.evaluate.backends import Backend, GenerationSettings
+from curation.evaluate.backends.openai import OpenAIBackend
+from curation.evaluate.backends.serve import serve_vllm
 from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
 from curation.evaluate.extract import EXTRACT_VERSION
@@ -45,11 +48,19 @@ def _print_summary(summary: Summary, out: Path) -> None:
 
 @contextlib.contextmanager
 def _openai_backend(
-    model: str, base_url: Optional[str], serve: Optional[str], serve_args: list[str], out: Path, settings, options: dict
-) -> Iterator[object]:
-    from curation.evaluate.backends.openai import OpenAIBackend
-    from curation.evaluate.backends.serve import serve_vllm
-
+    model: str,
+    settings: GenerationSettings,
+    out: Path,
+    *,
+    base_url: Optional[str],
+    serve: Optional[str],
+    serve_args: list[str],
+    api_key: Optional[str],
+    concurrency: int,
+    rate_limit: Optional[float],
+    max_retries: int,
+) -> Iterator[OpenAIBackend]:
+    """The backend for ``--base-url``, or for a ``vllm serve`` started here and stopped on exit."""
     if serve not in (None, "vllm"):
         raise InputError(f"--serve {serve!r}: only 'vllm' can be started; or pass --base-url of a running server")
     with contextlib.ExitStack() as stack:
@@ -58,7 +69,10 @@ def _openai_backend(
             base_url = stack.enter_context(serve_vllm(model, log_path=out / "vllm.log", extra_args=serve_args))
         if not base_url:
             raise InputError("--backend openai needs --base-url URL (e.g. http://127.0.0.1:8000/v1) or --serve vllm")
-        backend = OpenAIBackend(base_url, model, settings, **options)
+        backend = OpenAIBackend(
+            base_url, model, settings, api_key=api_key, concurrency=concurrency, rate_limit=rate_limit,
+            max_retries=max_retries,
+        )
         stack.callback(backend.close)
         yield backend
 
@@ -90,8 +104,6 @@ def run_cmd(
     cache_path: Optional[Path] = typer.Option(None, "--cache", help="Response cache (default OUT/cache.sqlite)."),
 ) -> None:
     """Run a model on a release with the paper's zero-shot CoT protocol, then score it."""
-    from curation.evaluate.backends import GenerationSettings
-
     if backend not in ("hf", "openai"):
         raise InputError(f"--backend {backend!r}: use hf or openai")
     if prompt not in LANGUAGES:
@@ -109,20 +121,25 @@ def run_cmd(
     )
     out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
-        if backend == "hf":
+        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
+        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
+        pending = len(items) - len(cache.get_many(key, [item.id for item in items]))
+        engine: Backend | None = None
+        detail = f"all {len(items)} responses from the cache"
+        # Nothing to ask: no model is loaded and no server started.
+        if pending and backend == "hf":
             from curation.evaluate.backends.hf import HFBackend
 
             engine = HFBackend(model, settings, batch_size=batch_size, device=device, dtype=dtype)
             detail = f"device={engine.device} dtype={engine.dtype} batch_size={batch_size}"
-        else:
-            options = dict(
+        elif pending:
+            client = stack.enter_context(_openai_backend(
+                model, settings, out, base_url=base_url, serve=serve, serve_args=serve_args,
                 api_key=os.environ.get(api_key_env), concurrency=concurrency, rate_limit=rate_limit,
                 max_retries=max_retries,
-            )
-            engine = stack.enter_context(_openai_backend(model, base_url, serve, serve_args, out, settings, options))
-            detail = f"base_url={engine.url.removesuffix('/chat/completions')} concurrency={concurrency}"
-        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
-        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
+            ))
+            engine = client
+            detail = f"base_url={client.url.removesuffix('/chat/completions')} concurrency={concurrency}"
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
         ) as progress:

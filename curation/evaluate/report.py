@@ -146,7 +146,10 @@ def load_result(folder: str | Path) -> Result:
 
 
 def write_chart(path: Path, summary: Summary) -> None:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise InputError(f"the report chart needs matplotlib: pip install -e '.[eval]' ({exc})") from exc
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
