@@ -25,19 +25,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from curation.evaluate.backends import GenerationSettings, Request  # noqa: E402
 from curation.evaluate.backends.hf import HFBackend  # noqa: E402
 from curation.evaluate.prompts import PromptSpec  # noqa: E402
+from curation.evaluate.random_model import SHAPES, build_random_lm  # noqa: E402
 from curation.item import Item  # noqa: E402
-
-CHAT_TEMPLATE = (
-    "{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}\n{% endfor %}"
-    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
-)
-SHAPES = {
-    "small": dict(hidden_size=256, intermediate_size=688, num_hidden_layers=4, num_attention_heads=4,
-                  num_key_value_heads=4, vocab_size=None),
-    "1b": dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
-               num_key_value_heads=8, vocab_size=128256, tie_word_embeddings=True),
-}
-
 
 def synthetic_items(n: int) -> list[Item]:
     stem = (
@@ -55,31 +44,11 @@ def synthetic_items(n: int) -> list[Item]:
 
 
 def build_model(folder: Path, shape: str, device: str, dtype: str) -> Path:
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
     item = synthetic_items(1)[0]
-    corpus = [PromptSpec("ko").render(item), PromptSpec("en").render(item)]
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
     # A small vocabulary keeps the prompt near the length real tokenizers give it (~0.7 tokens per char)
     # instead of memorising it in a few tokens.
-    tokenizer.train_from_iterator(corpus, trainers.BpeTrainer(
-        vocab_size=500, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", pad_token="<pad>")
-    fast.chat_template = CHAT_TEMPLATE
-    spec = dict(SHAPES[shape])
-    spec["vocab_size"] = spec["vocab_size"] or len(fast)
-    config = LlamaConfig(**spec, max_position_embeddings=8192, bos_token_id=fast.bos_token_id,
-                         eos_token_id=fast.eos_token_id, pad_token_id=fast.pad_token_id)
-    torch.manual_seed(0)
-    with torch.device(device):
-        model = LlamaForCausalLM(config).to(getattr(torch, dtype))
-    model.save_pretrained(folder)
-    fast.save_pretrained(folder)
-    return folder
+    corpus = [PromptSpec("ko").render(item), PromptSpec("en").render(item)]
+    return build_random_lm(folder, shape, corpus, vocab_size=500, device=device, dtype=dtype)
 
 
 def main() -> None:

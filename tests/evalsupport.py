@@ -104,43 +104,8 @@ def sample_release(root: Path) -> Path:
     return write_release(root, records)
 
 
-CHAT_TEMPLATE = (
-    "{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}\n{% endfor %}"
-    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
-)
-
-
 def tiny_causal_lm(folder: Path) -> Path:
     """A byte-level BPE tokenizer trained on a few Korean lines and a 2-layer Llama with random weights."""
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from curation.evaluate.random_model import build_random_lm
 
-    corpus = [
-        "다음 객관식 문제를 단계적으로 생각하여 풀이한 뒤 답하세요. 정답: A",
-        "회계학 세법개론 공법 민사법 형사법 민법 헌법 관세법개론 무역영어 선택지 내용입니다.",
-        "Answer the following multiple choice question by thinking step by step. Answer: B",
-        "A) B) C) D) E) 문제 선택지 정답은 C입니다. </think>",
-    ]
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=400, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
-    )
-    tokenizer.train_from_iterator(corpus, trainer)
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", pad_token="<pad>"
-    )
-    fast.chat_template = CHAT_TEMPLATE
-    torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=len(fast), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-        num_key_value_heads=4, max_position_embeddings=4096, bos_token_id=fast.bos_token_id,
-        eos_token_id=fast.eos_token_id, pad_token_id=fast.pad_token_id,
-    )
-    model = LlamaForCausalLM(config)
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(folder)
-    fast.save_pretrained(folder)
-    return folder
+    return build_random_lm(folder, "tiny")

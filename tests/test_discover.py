@@ -13,7 +13,7 @@ import yaml
 
 from curation.catalog import DEFAULT_CATALOG, load_catalog
 from curation.discover import Discoverer, classify
-from tests.localserver import LocalServer, send
+from localserver import LocalServer, send
 
 
 def html(body: str) -> bytes:

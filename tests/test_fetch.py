@@ -16,8 +16,8 @@ import pytest
 
 from curation.errors import FetchError
 from curation.fetch import Fetcher, FetchPolicy, RawStore, sanitize_filename
-from tests.conftest import realdata_path
-from tests.localserver import LocalServer, send, serve_bytes
+from conftest import realdata_path
+from localserver import LocalServer, send, serve_bytes
 
 FAST = FetchPolicy(timeout_s=2.0, retries=3, backoff_s=0.05, per_host_interval_s=0.0)
 

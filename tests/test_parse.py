@@ -17,7 +17,7 @@ from curation.parse.keyshape import read_key as read_simple_key
 from curation.parse.segment import compose, segment
 from curation.parse.validate import Evidence, item_flags
 from curation.parse.words import Line, Word
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 KMMLU = Path(sys.executable).with_name("kmmlu")
 

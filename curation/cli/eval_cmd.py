@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -15,16 +12,10 @@ from rich.table import Table
 
 from curation.cli import app, console
 from curation.errors import InputError
-from curation.evaluate.backends import Backend, GenerationSettings
-from curation.evaluate.backends.openai import OpenAIBackend
-from curation.evaluate.backends.serve import serve_vllm
-from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
-from curation.evaluate.extract import EXTRACT_VERSION
-from curation.evaluate.prompts import LANGUAGES, PROMPT_VERSION, PromptSpec
 from curation.evaluate.report import ResultMeta, Summary, write_result
-from curation.evaluate.run import evaluate, select_items
 from curation.evaluate.score import SCORING_VERSION, score
+from curation.evaluate.session import EvalRequest, run_evaluation
 from curation.io import read_jsonl
 
 eval_app = typer.Typer(help="Evaluate models on a release with the official pass rules.", no_args_is_help=True)
@@ -44,37 +35,6 @@ def _print_summary(summary: Summary, out: Path) -> None:
         table.add_row(lic.license, str(lic.total), f"{lic.accuracy:.2%}", lic.rule or "-", verdict[lic.passed])
     console.print(table)
     console.print(f"results in {out}/ (summary.json, report.md, predictions.jsonl)")
-
-
-@contextlib.contextmanager
-def _openai_backend(
-    model: str,
-    settings: GenerationSettings,
-    out: Path,
-    *,
-    base_url: Optional[str],
-    serve: Optional[str],
-    serve_args: list[str],
-    api_key: Optional[str],
-    concurrency: int,
-    rate_limit: Optional[float],
-    max_retries: int,
-) -> Iterator[OpenAIBackend]:
-    """The backend for ``--base-url``, or for a ``vllm serve`` started here and stopped on exit."""
-    if serve not in (None, "vllm"):
-        raise InputError(f"--serve {serve!r}: only 'vllm' can be started; or pass --base-url of a running server")
-    with contextlib.ExitStack() as stack:
-        if serve:
-            console.print(f"starting vllm serve {model} (log {out / 'vllm.log'}) ...")
-            base_url = stack.enter_context(serve_vllm(model, log_path=out / "vllm.log", extra_args=serve_args))
-        if not base_url:
-            raise InputError("--backend openai needs --base-url URL (e.g. http://127.0.0.1:8000/v1) or --serve vllm")
-        backend = OpenAIBackend(
-            base_url, model, settings, api_key=api_key, concurrency=concurrency, rate_limit=rate_limit,
-            max_retries=max_retries,
-        )
-        stack.callback(backend.close)
-        yield backend
 
 
 @eval_app.command("run")
@@ -104,58 +64,20 @@ def run_cmd(
     cache_path: Optional[Path] = typer.Option(None, "--cache", help="Response cache (default OUT/cache.sqlite)."),
 ) -> None:
     """Run a model on a release with the paper's zero-shot CoT protocol, then score it."""
-    if backend not in ("hf", "openai"):
-        raise InputError(f"--backend {backend!r}: use hf or openai")
-    if prompt not in LANGUAGES:
-        raise InputError(f"--prompt {prompt!r}: use one of {', '.join(LANGUAGES)}")
-    if thinking_budget and backend != "hf":
-        raise InputError("--thinking-budget works with --backend hf; for a server, set its own reasoning limit")
-    started = _now()
-    data = load_release(release)
-    items = select_items(data.items, licenses, limit)
-    if not items:
-        raise InputError(f"{release}: no items to evaluate (licences {licenses or 'all'})")
-    spec = PromptSpec(language=prompt, hide_stem=hide_stem)  # type: ignore[arg-type]
-    settings = GenerationSettings.for_model(
-        reasoning=reasoning, max_new_tokens=max_new_tokens, thinking_budget=thinking_budget, seed=seed
+    request = EvalRequest(
+        release=release, model=model, backend=backend, out=out, prompt=prompt, limit=limit, licenses=tuple(licenses),
+        batch_size=batch_size, device=device, dtype=dtype, base_url=base_url, api_key_env=api_key_env, serve=serve,
+        serve_args=tuple(serve_args), concurrency=concurrency, rate_limit=rate_limit, max_retries=max_retries,
+        reasoning=reasoning, thinking_budget=thinking_budget, max_new_tokens=max_new_tokens, seed=seed,
+        hide_stem=hide_stem, cache_path=cache_path,
     )
-    out.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
-        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
-        pending = len(items) - len(cache.get_many(key, [item.id for item in items]))
-        engine: Backend | None = None
-        detail = f"all {len(items)} responses from the cache"
-        # Nothing to ask: no model is loaded and no server started.
-        if pending and backend == "hf":
-            from curation.evaluate.backends.hf import HFBackend
-
-            engine = HFBackend(model, settings, batch_size=batch_size, device=device, dtype=dtype)
-            detail = f"device={engine.device} dtype={engine.dtype} batch_size={batch_size}"
-        elif pending:
-            client = stack.enter_context(_openai_backend(
-                model, settings, out, base_url=base_url, serve=serve, serve_args=serve_args,
-                api_key=os.environ.get(api_key_env), concurrency=concurrency, rate_limit=rate_limit,
-                max_retries=max_retries,
-            ))
-            engine = client
-            detail = f"base_url={client.url.removesuffix('/chat/completions')} concurrency={concurrency}"
-        with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
-        ) as progress:
-            task = progress.add_task(f"{model} ({backend})", total=len(items))
-            outcome = evaluate(items, engine, cache, key, spec, lambda n: progress.advance(task, n))
-    card = score(items, {p.id: p.prediction for p in outcome.predictions})
-    meta = ResultMeta(
-        model=model, backend=backend, prompt_version=PROMPT_VERSION, prompt_id=spec.id, language=prompt,
-        hide_stem=hide_stem, extract_version=EXTRACT_VERSION, scoring_version=SCORING_VERSION, seed=seed,
-        settings=asdict(settings), backend_detail=detail, release=data.name, release_path=str(data.path),
-        manifest_sha256=data.manifest_sha256, items=len(items), cached=outcome.cached, requested=outcome.requested,
-        started_at=started, finished_at=_now(),
-    )
-    summary = write_result(out, meta, card, (p.record() for p in outcome.predictions))
-    console.print(f"{outcome.requested} requests sent, {outcome.cached} responses from the cache")
-    _print_summary(summary, out)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
+    ) as progress:
+        task = progress.add_task(f"{model} ({backend})", total=None)
+        result = run_evaluation(request, lambda n: progress.update(task, total=n), lambda n: progress.advance(task, n))
+    console.print(f"{result.outcome.requested} requests sent, {result.outcome.cached} responses from the cache")
+    _print_summary(result.summary, out)
 
 
 @eval_app.command("score")

@@ -12,7 +12,7 @@ from rich.table import Table
 from curation.catalog import load_catalog
 from curation.cli import app, console, err_console
 from curation.discover import Discoverer
-from curation.errors import FetchError, InputError
+from curation.errors import FetchError
 from curation.fetch import Fetcher, RawStore, check_url
 
 
