@@ -1,0 +1,52 @@
+"""The decontamination method's parameters, and the fingerprint that names them in every report."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from curation.textnorm import KEY_VERSION
+
+METHOD_VERSION = "decontam1"
+
+
+@dataclass(frozen=True)
+class DecontamParams:
+    """How items are matched against web text.
+
+    Candidates: every ``ngram``-character gram of an item's keys (question and each option) is indexed;
+    web text is hashed at every ``stride``-th key position and a (document, item) pair whose sampled grams
+    hit the item at least ``min_hits`` times is a candidate. Grams shared by more than ``max_item_df`` items
+    (exam boilerplate such as "에 관한 설명으로 옳지 않은 것은") are not indexed.
+
+    Verification aligns the question and each option inside the candidate document. A part is found when
+    its alignment similarity reaches ``stem_threshold`` / ``option_threshold``; options shorter than
+    ``short_option`` key characters must appear exactly, right after the question. Contaminated: question
+    found and at least ``option_fraction`` of the options, with ``min_match_chars`` key characters matched
+    in all. Source overlap: not contaminated, but ``min_overlap_chars`` key characters of the item found.
+    """
+
+    ngram: int = 13
+    stride: int = 4
+    min_hits: int = 3
+    max_item_df: int = 8
+    stem_threshold: float = 0.80
+    option_threshold: float = 0.80
+    option_fraction: float = 0.75
+    short_option: int = 6
+    min_match_chars: int = 40
+    min_overlap_chars: int = 30
+    batch_rows: int = 1024
+
+    def __post_init__(self) -> None:
+        if self.ngram < 5 or self.stride < 1 or self.stride > self.ngram or self.min_hits < 1:
+            raise ValueError(f"bad decontamination parameters: {self}")
+
+    def fingerprint(self) -> str:
+        return (
+            f"{METHOD_VERSION}_{KEY_VERSION}_ng{self.ngram}_st{self.stride}_h{self.min_hits}"
+            f"_df{self.max_item_df}_s{self.stem_threshold:g}_o{self.option_threshold:g}"
+            f"_f{self.option_fraction:g}_so{self.short_option}_m{self.min_match_chars}_ov{self.min_overlap_chars}"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)

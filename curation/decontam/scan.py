@@ -1,0 +1,125 @@
+"""Scanning web shards for items: cheap candidates for a whole batch at once, then per-candidate alignment."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from curation.decontam.index import ItemIndex, gram_hashes
+from curation.decontam.params import DecontamParams
+from curation.decontam.shards import iter_batches
+from curation.decontam.verify import verify
+from curation.textnorm import key_codes
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An item found (whole, or only in part: ``source_overlap``) in one web document."""
+
+    item_id: str
+    shard: str
+    row: int
+    doc_id: str | None
+    url: str | None
+    contaminated: bool
+    source_overlap: bool
+    score: float
+    stem_similarity: float
+    options_found: int
+    options_total: int
+    span_start: int
+    span_end: int
+    span: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    doc: int
+    item: int
+    hits: int
+
+
+def find_candidates(texts: Sequence[str], index: ItemIndex, params: DecontamParams):
+    """Key a batch of documents as one array, hash every ``stride``-th gram, probe the index.
+
+    Returns the candidates, the batch's key codes with their source offsets, and per document the start of
+    its text in the joined batch and of its key in the key array.
+    """
+    joined = "".join(texts)
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    text_starts = np.concatenate([[0], np.cumsum(lengths)])
+    codes, source = key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
+    key_starts = np.searchsorted(source, text_starts)
+    hashes = gram_hashes(codes, params.ngram, params.stride)
+    positions, items = index.probe(hashes)
+    if positions.size == 0:
+        return [], codes, source, text_starts, key_starts
+    starts = positions * params.stride
+    docs = np.searchsorted(key_starts, starts, side="right") - 1
+    inside = starts + params.ngram <= key_starts[docs + 1]
+    docs, items = docs[inside], items[inside]
+    pair = docs.astype(np.int64) * len(index.items) + items
+    uniq, counts = np.unique(pair, return_counts=True)
+    chosen = counts >= index.min_hits[uniq % len(index.items)]
+    candidates = [
+        Candidate(int(p // len(index.items)), int(p % len(index.items)), int(c))
+        for p, c in zip(uniq[chosen], counts[chosen])
+    ]
+    return candidates, codes, source, text_starts, key_starts
+
+
+def scan_texts(
+    texts: Sequence[str],
+    ids: Sequence[str | None],
+    urls: Sequence[str | None],
+    index: ItemIndex,
+    params: DecontamParams,
+    shard: str = "",
+    first_row: int = 0,
+) -> list[Hit]:
+    candidates, codes, source, text_starts, key_starts = find_candidates(texts, index, params)
+    hits = []
+    for cand in candidates:
+        k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
+        doc_key = codes[k0:k1].tobytes().decode("utf-32-le")
+        item = index.items[cand.item]
+        match = verify(item, doc_key, params)
+        if not (match.contaminated or match.source_overlap):
+            continue
+        offsets = source[k0:k1] - text_starts[cand.doc]
+        start = int(offsets[match.start]) if match.start < offsets.size else 0
+        end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
+        text = texts[cand.doc]
+        hits.append(Hit(
+            item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
+            match.source_overlap, match.score, match.stem_similarity, match.options_found,
+            match.options_total, start, end, text[start:end],
+        ))
+    return hits
+
+
+def scan_shard(path_or_url: str, index: ItemIndex, params: DecontamParams) -> list[Hit]:
+    """Every hit of the index's items in one parquet shard (pure: reads the shard, returns hits)."""
+    hits: list[Hit] = []
+    row = 0
+    for batch in iter_batches(path_or_url, params.batch_rows):
+        n = batch.num_rows
+        texts = [t or "" for t in batch.column("text").to_pylist()]
+        names = batch.schema.names
+        ids = batch.column("id").to_pylist() if "id" in names else [None] * n
+        urls = batch.column("url").to_pylist() if "url" in names else [None] * n
+        hits.extend(scan_texts(texts, ids, urls, index, params, path_or_url, row))
+        row += n
+    return hits
+
+
+def scan_shards(urls: Sequence[str], index: ItemIndex, params: DecontamParams, workers: int = 1) -> list[Hit]:
+    """Scan shards in parallel over local processes (``workers`` = 1 scans in this process)."""
+    if workers <= 1 or len(urls) <= 1:
+        return [hit for url in urls for hit in scan_shard(url, index, params)]
+    with ProcessPoolExecutor(max_workers=min(workers, len(urls))) as pool:
+        results = pool.map(scan_shard, urls, [index] * len(urls), [params] * len(urls))
+        return [hit for shard_hits in results for hit in shard_hits]

@@ -1,0 +1,118 @@
+"""Verification of a candidate: align the question and each option of an item inside one web document.
+
+Works on keys (see ``curation.textnorm``), so whitespace, punctuation and numbering style (``①`` / ``1.`` /
+``A.``) never matter; a few changed characters lower the alignment similarity only a little. Options are
+looked for right after the question, in any order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from curation.decontam.index import ItemKeys
+from curation.decontam.params import DecontamParams
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where an item's parts were found in a document's key (half-open key offsets)."""
+
+    contaminated: bool
+    source_overlap: bool
+    score: float
+    stem_similarity: float
+    options_found: int
+    options_total: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Part:
+    similarity: float
+    start: int
+    end: int
+
+
+def _align(needle: str, hay: str, offset: int) -> _Part:
+    if not needle or not hay:
+        return _Part(0.0, offset, offset)
+    res = fuzz.partial_ratio_alignment(needle, hay)
+    # partial_ratio swaps the roles when the hay is the shorter one: a hay that is a piece of the needle
+    # must not count as finding the needle, so scale by how much of the needle it could cover.
+    coverage = min(1.0, len(hay) / len(needle))
+    return _Part(res.score / 100.0 * coverage, offset + res.dest_start, offset + res.dest_end)
+
+
+def _find_exact(needle: str, hay: str, offset: int) -> _Part:
+    at = hay.find(needle) if needle else -1
+    if at < 0:
+        return _Part(0.0, offset, offset)
+    return _Part(1.0, offset + at, offset + at + len(needle))
+
+
+def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> list[_Part]:
+    total = sum(len(o) for o in item.options)
+    lo = stem.start
+    hi = min(len(doc), stem.end + int(1.5 * total) + 10 * len(item.options) + 40)
+    window = doc[lo:hi]
+    parts = []
+    # an edited question's alignment can end a few characters late, inside the first option
+    short_lo = max(stem.start, stem.end - 8)
+    for opt in item.options:
+        if len(opt) < params.short_option:
+            parts.append(_find_exact(opt, doc[short_lo:hi], short_lo))
+        else:
+            parts.append(_align(opt, window, lo))
+    return parts
+
+
+def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> Match:
+    options = _options_after(item, doc, stem, params) if item.options else []
+    stem_found = stem.similarity >= params.stem_threshold and len(item.stem) > 0
+    found = [
+        o for o, text in zip(options, item.options)
+        if o.similarity >= (1.0 if len(text) < params.short_option else params.option_threshold)
+    ]
+    weights = [len(item.stem)] + [len(o) for o in item.options]
+    sims = [stem.similarity] + [o.similarity for o in options]
+    total_weight = sum(weights) or 1
+    score = sum(w * s for w, s in zip(weights, sims)) / total_weight
+    matched_chars = (len(item.stem) if stem_found else 0) + sum(
+        len(text) for o, text in zip(options, item.options) if o in found
+    )
+    needed = math.ceil(params.option_fraction * len(item.options))
+    contaminated = stem_found and len(found) >= needed and matched_chars >= params.min_match_chars
+    spans = ([stem] if stem_found else []) + found
+    start = min((p.start for p in spans), default=stem.start)
+    end = max((p.end for p in spans), default=stem.end)
+    overlap = not contaminated and matched_chars >= params.min_overlap_chars
+    return Match(contaminated, overlap, round(score, 4), round(stem.similarity, 4), len(found),
+                 len(item.options), start, end)
+
+
+def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
+    """Best placement of ``item`` in the document key ``doc``.
+
+    The question is anchored twice: at its best alignment in the whole document, and just before the
+    best-aligned long option (a page of past exam items repeats the same question wording for many
+    items). The better-scoring placement wins.
+    """
+    anchors = [_align(item.stem, doc, 0) if len(item.stem) >= params.short_option else _find_exact(item.stem, doc, 0)]
+    long_options = [o for o in item.options if len(o) >= params.short_option]
+    if long_options:
+        best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
+        if best.similarity >= params.option_threshold:
+            reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
+            lo = max(0, best.start - reach)
+            region = doc[lo : best.start + len(item.stem) // 4 + 1]
+            if region:
+                anchors.append(
+                    _align(item.stem, region, lo) if len(item.stem) >= params.short_option
+                    else _find_exact(item.stem, region, lo)
+                )
+    results = [_evaluate(item, doc, anchor, params) for anchor in anchors]
+    return max(results, key=lambda m: (m.contaminated, m.score))

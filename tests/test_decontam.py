@@ -1,0 +1,190 @@
+"""Decontamination against FineWeb2-schema shards built from the real Korean web text in
+../shared/realdata/web, with real exam items (KMMLU criminal-law test rows) planted verbatim, edited, and
+stem only."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import realdata_path
+from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, scan_shard
+from curation.decontam.clean import cut_spans
+from curation.decontam.index import gram_hashes
+from curation.dedup import exact_key
+from curation.errors import InputError
+from curation.io import write_items
+from curation.textnorm import codes_of, key, key_with_offsets, option_key, strip_option_marker
+from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
+
+pytestmark = pytest.mark.realdata
+
+STYLES = ["digits", "letters", "paren"]
+
+
+def test_keys_ignore_spacing_punctuation_and_numbering():
+    assert key("① 甲은  乙에게, 재물을") == key("1. 甲은乙에게 재물을") == "1甲은乙에게재물을"
+    assert option_key("① 3년 이하") == option_key("(1) 3년 이하") == option_key("A. 3년이하") == "3년이하"
+    assert strip_option_marker("1.5배 이상") == "1.5배 이상"
+    assert key("옳은 것(○)과 옳지 않은 것(×)") == "옳은것○과옳지않은것×"
+    text = "가 ⑪나"
+    k, src = key_with_offsets(text)
+    assert k == "가11나" and [text[i] for i in src] == ["가", "⑪", "⑪", "나"]
+
+
+def test_sampled_gram_hashes_are_every_stride_th_gram():
+    codes = codes_of(key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다"))
+    full = gram_hashes(codes, 13, 1)
+    assert np.array_equal(gram_hashes(codes, 13, 4), full[::4])
+    assert np.unique(full).size == full.size
+
+
+def test_cut_spans_merges_overlaps():
+    assert cut_spans("0123456789", [(6, 8), (1, 3), (2, 4)]) == "04589"
+    assert cut_spans("abc", []) == "abc"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Shards: the clean real web text, and a copy of some of it with planted items."""
+    web = realdata_path("web")
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    docs = [text for _, text in web_documents(web)]
+    rng = random.Random(20260501)
+    order = list(range(len(items)))
+    rng.shuffle(order)
+    long_stem = [i for i in order if len(key(items[i].question)) >= 40]
+    stem_only = long_stem[:15]
+    full = [i for i in order if i not in stem_only][:120]
+    planted_docs, kinds = [], {}
+    host = rng.sample(range(len(docs)), len(full) + len(stem_only))
+    for n, (i, d) in enumerate(zip(full + stem_only, host)):
+        item = items[i]
+        if i in stem_only:
+            snippet, kind = f"{n + 1}. {item.question}", "stem"
+        elif n % 3 == 0:
+            snippet, kind = render(item, n + 1, "circled"), "verbatim"
+        elif n % 3 == 1:
+            perm = rng.sample(range(len(item.options)), len(item.options))
+            snippet, kind = render(item, n + 1, STYLES[n % 3], perm), "reordered"
+        else:
+            perm = rng.sample(range(len(item.options)), len(item.options))
+            snippet, kind = perturb(render(item, n + 1, rng.choice(STYLES), perm), rng, 0.02), "edited"
+        planted_docs.append(plant(docs[d], snippet, rng))
+        kinds[item.id] = kind
+    root = tmp_path_factory.mktemp("web")
+    write_shard(root / "clean" / "000_00000.parquet", docs[: len(docs) // 2])
+    write_shard(root / "clean" / "000_00001.parquet", docs[len(docs) // 2 :], start=len(docs) // 2)
+    write_shard(root / "planted" / "000_00000.parquet", planted_docs, start=10**6, row_group_rows=50)
+    items_path = root / "items.jsonl"
+    write_items(items_path, items)
+    return root, items, kinds
+
+
+@pytest.fixture(scope="module")
+def result(corpus, tmp_path_factory):
+    root, items, _ = corpus
+    out = tmp_path_factory.mktemp("decontam")
+    clean = tmp_path_factory.mktemp("cleaned")
+    web = [str(root / "clean"), "file://" + str(root / "planted")]
+    return decontaminate(items, web, out, DecontamParams(), workers=2, write_clean=clean), out, clean
+
+
+def test_recall_on_planted_items_and_no_false_flags(corpus, result):
+    root, items, kinds = corpus
+    res, out, _ = result
+    rows = {r.id: r for r in res.rows}
+    planted = [i for i, k in kinds.items() if k != "stem"]
+    found = [i for i in planted if rows[i].contaminated]
+    recall = len(found) / len(planted)
+    missed = sorted(set(planted) - set(found))
+    assert recall >= 0.98, f"recall {recall:.3f}; missed {[(m, kinds[m]) for m in missed]}"
+    for kind in ("verbatim", "reordered", "edited"):
+        assert any(kinds[i] == kind for i in found)
+    # zero contaminated flags from the clean web text, and none for items that were never planted
+    assert not [h for h in res.hits if h.contaminated and "/clean/" in h.shard]
+    # KMMLU's test split holds one genuine duplicate (items 118 and 122 differ only in spacing): when one is
+    # planted, the other is rightly found too
+    planted_keys = {exact_key(i) for i in items if i.id in kinds and kinds[i.id] != "stem"}
+    twins = {i.id for i in items if i.id not in kinds and exact_key(i) in planted_keys}
+    assert not [r.id for r in res.rows if r.contaminated and r.id not in kinds and r.id not in twins]
+    # every stem-only plant is source overlap, never contamination
+    stems = [i for i, k in kinds.items() if k == "stem"]
+    assert all(rows[i].source_overlap and not rows[i].contaminated for i in stems), [
+        (i, rows[i].score) for i in stems if not rows[i].source_overlap or rows[i].contaminated
+    ]
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["fingerprint"] == DecontamParams().fingerprint()
+    assert summary["fingerprint"].startswith("decontam1_key1_ng13_st4")
+    assert summary["contaminated"] == len(found) + len(twins) and summary["shards"] == 3
+    assert summary["documents"] == sum(pq.ParquetFile(p).metadata.num_rows for p in root.rglob("*.parquet"))
+    lines = (out / "report.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [item.id for item in items]
+
+
+def test_report_points_at_the_planted_text(corpus, result):
+    _, items, kinds = corpus
+    res, _, _ = result
+    by_id = {item.id: item for item in items}
+    verbatim = [r for r in res.rows if kinds.get(r.id) == "verbatim"]
+    for row in verbatim:
+        item = by_id[row.id]
+        assert row.score >= 0.99 and row.url.startswith("https://example.kr/doc/1")
+        assert row.doc_id.startswith("<urn:uuid:01")
+        assert key(item.question) in key(row.span)
+        assert all(option_key(o) in key(row.span) for o in item.options)
+
+
+def test_write_clean_removes_every_contaminating_span(corpus, result):
+    root, items, _ = corpus
+    res, _, clean = result
+    written = sorted(p.relative_to(clean).as_posix() for p in clean.rglob("*.parquet"))
+    assert written == ["clean/000_00000.parquet", "clean/000_00001.parquet", "planted/000_00000.parquet"]
+    original = pq.read_table(root / "planted" / "000_00000.parquet")
+    cleaned = pq.read_table(clean / "planted" / "000_00000.parquet")
+    assert cleaned.schema == original.schema and cleaned.num_rows == original.num_rows
+    assert cleaned.column("id").to_pylist() == original.column("id").to_pylist()
+    cut_rows = {h.row for h in res.hits if h.contaminated}
+    before, after = original.column("text").to_pylist(), cleaned.column("text").to_pylist()
+    assert all((before[i] != after[i]) == (i in cut_rows) for i in range(len(before)))
+    params = DecontamParams()
+    index = ItemIndex.build(items, params)
+    rescanned = [h for p in sorted(clean.rglob("*.parquet")) for h in scan_shard(str(p), index, params)]
+    assert not [h for h in rescanned if h.contaminated]
+
+
+def test_index_pickles_without_its_bitmap(corpus):
+    _, items, _ = corpus
+    index = ItemIndex.build(items[:20], DecontamParams())
+    index.probe(np.zeros(4, dtype=np.uint64))
+    clone = pickle.loads(pickle.dumps(index))
+    assert clone._bitmap is None and np.array_equal(clone.hashes, index.hashes)
+
+
+def test_list_shards_errors_name_the_path(tmp_path):
+    with pytest.raises(InputError, match="no such file or folder"):
+        list_shards([str(tmp_path / "missing")])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="holds no .parquet"):
+        list_shards([str(tmp_path / "empty")])
+
+
+def test_cli_decontam(corpus, tmp_path):
+    root, _, kinds = corpus
+    cmd = [sys.executable, "-c", "from curation.cli import main; main()", "decontam", "--items",
+           str(root / "items.jsonl"), "--web", str(root / "planted"), "--out", str(tmp_path / "out")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["contaminated"] >= 0.98 * sum(k != "stem" for k in kinds.values())
+    bad = subprocess.run(cmd[:-4] + ["--web", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "nope: no such file or folder" in bad.stderr

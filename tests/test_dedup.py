@@ -1,0 +1,134 @@
+"""Dedup on real exam items: KMMLU criminal-law rows (many items on one topic), a second booklet form
+built from them by reordering items and options, an edited copy, and KMMLU as another benchmark."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import realdata_path
+from curation.dedup import DedupParams, Entry, entries_from, exact_key, find_duplicates, jaccard, shingles
+from curation.io import write_items, write_jsonl
+from curation.item import Item
+from webdocs import kmmlu_items
+
+pytestmark = pytest.mark.realdata
+
+CIRCLED = "①②③④⑤"
+
+
+@pytest.fixture(scope="module")
+def kmmlu():
+    return {
+        split: kmmlu_items(realdata_path("kmmlu", f"kmmlu_Criminal-Law-{split}.csv"), f"kmmlu-crim-{split}")
+        for split in ("train", "dev", "test")
+    }
+
+
+def second_form(items: list[Item], rng: random.Random) -> tuple[list[Item], dict[str, str]]:
+    """Form B of a sitting: the same items in another order, options shuffled and printed with ① markers,
+    the answer renumbered. Returns the items and, per form-B id, its form-A twin."""
+    order = list(range(len(items)))
+    rng.shuffle(order)
+    form_b, twin = [], {}
+    for number, i in enumerate(order, 1):
+        item = items[i]
+        perm = list(range(len(item.options)))
+        rng.shuffle(perm)
+        options = tuple(f"{CIRCLED[j]} {item.options[p]}" for j, p in enumerate(perm))
+        answer = tuple(perm.index(a - 1) + 1 for a in item.answer) if item.answer else None
+        b = item.model_copy(update={"id": f"form-B-{number:03d}", "options": options, "answer": answer, "form": "B"})
+        form_b.append(b)
+        twin[b.id] = item.id
+    return form_b, twin
+
+
+def test_distinct_real_items_never_pair(kmmlu):
+    """KMMLU criminal law: 290 items on one topic. The only pair is a genuine duplicate inside the test
+    split (items 118 and 122 differ only in spacing); train and test share none."""
+    entries = entries_from([("train", kmmlu["train"]), ("dev", kmmlu["dev"]), ("test", kmmlu["test"])])
+    found = find_duplicates(entries)
+    assert [(d.id, d.duplicate_of, d.kind) for d in found] == [
+        ("kmmlu-crim-test-122", "kmmlu-crim-test-118", "exact")
+    ]
+    # the closest distinct pair (O/X-grid items whose statements KMMLU lost) stays well below the threshold
+    sets = [shingles(e.item, DedupParams().shingle) for e in entries]
+    closest = max(
+        jaccard(sets[a], sets[b])
+        for a in range(len(sets)) for b in range(a + 1, len(sets))
+        if exact_key(entries[a].item) != exact_key(entries[b].item)
+    )
+    assert 0.5 < closest < DedupParams().threshold
+
+
+def test_every_item_of_form_b_pairs_with_its_twin(kmmlu):
+    form_a = kmmlu["test"]
+    form_b, twin = second_form(form_a, random.Random(7))
+    found = find_duplicates(entries_from([("A", form_a), ("B", form_b)]))
+    pairs = {d.id: d for d in found}
+    canonical = {"kmmlu-crim-test-122": "kmmlu-crim-test-118"}
+    assert set(pairs) == set(twin) | set(canonical)
+    for b_id, a_id in twin.items():
+        assert pairs[b_id].duplicate_of == canonical.get(a_id, a_id)
+        assert pairs[b_id].kind == "exact" and pairs[b_id].similarity == 1.0
+        assert pairs[b_id].source == "B" and pairs[b_id].duplicate_of_source == "A"
+
+
+def test_edited_copy_is_a_near_duplicate(kmmlu):
+    rng = random.Random(3)
+    originals = [i for i in kmmlu["test"] if len(i.options[0]) >= 20][:40]
+    edited = []
+    for item in originals:
+        text = list(item.options[0])
+        hangul = [i for i, c in enumerate(text) if "가" <= c <= "힣"]
+        text[rng.choice(hangul)] = "갊"
+        options = ("".join(text).replace(" ", "  "),) + item.options[1:]
+        edited.append(item.model_copy(update={"id": "new-" + item.id, "options": options}))
+    found = find_duplicates(entries_from([("release-1", originals), ("release-2", edited)]))
+    near = {d.id: d for d in found if d.kind == "near"}
+    assert set(near) == {e.id for e in edited}
+    assert all(d.duplicate_of == d.id.removeprefix("new-") and 0.8 <= d.similarity < 1 for d in near.values())
+
+
+def test_cli_against_earlier_release_and_kmmlu(kmmlu, tmp_path):
+    """KMMLU rows in the minimal interchange form, an earlier release as parquet, new items as JSONL."""
+    bench = tmp_path / "kmmlu.jsonl"
+    write_jsonl(bench, ({"id": i.id, "question": i.question, "options": list(i.options), "answer": i.answer[0]}
+                        for i in kmmlu["train"]))
+    release = tmp_path / "release-1.parquet"
+    old = [i.model_copy(update={"id": f"cpa-2024-1-A-{n:03d}"}) for n, i in enumerate(kmmlu["test"][:30], 1)]
+    write_items(release, old)
+    fresh = [
+        kmmlu["train"][5].model_copy(update={"id": "cpa-2025-1-A-001"}),
+        kmmlu["test"][2].model_copy(update={"id": "cpa-2025-1-A-002"}),
+        kmmlu["test"][150].model_copy(update={"id": "cpa-2025-1-A-003"}),
+    ]
+    new = tmp_path / "new.jsonl"
+    write_items(new, fresh)
+    out = tmp_path / "dedup"
+    cmd = [sys.executable, "-c", "from curation.cli import main; main()", "dedup", str(bench), str(release),
+           str(new), "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (out / "duplicates.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], r["duplicate_of"], r["kind"]) for r in rows] == [
+        ("cpa-2025-1-A-001", "kmmlu-crim-train-005", "exact"),
+        ("cpa-2025-1-A-002", "cpa-2024-1-A-003", "exact"),
+    ]
+    summary = json.loads((out / "dedup_summary.json").read_text(encoding="utf-8"))
+    assert summary["params"]["scheme"] == "affine32" and "datasketch2.0.0-affine32" in summary["fingerprint"]
+    bad = subprocess.run(cmd[:-3] + [str(tmp_path / "missing.jsonl"), "--out", str(out)],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "missing.jsonl: no such file" in bad.stderr
+
+
+def test_order_of_options_and_markers_do_not_change_the_exact_key():
+    a = Item(id="a", question="다음 중 옳은 것은?", options=("甲은 무죄", "乙은 유죄", "丙은 무죄"))
+    b = Item(id="b", question="다음 중 옳은 것은 ?", options=("① 丙은 무죄", "② 甲은 무죄", "③ 乙은  유죄"))
+    c = Item(id="c", question="다음 중 옳지 않은 것은?", options=a.options)
+    assert exact_key(a) == exact_key(b) != exact_key(c)
+    assert [d.id for d in find_duplicates([Entry(a), Entry(b), Entry(c)])] == ["b"]
