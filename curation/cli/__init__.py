@@ -31,6 +31,7 @@ def _root() -> None:
 # Each module registers its commands on ``app`` when imported.
 from curation.cli import catalog_cmd, fetch_cmd  # noqa: E402,F401
 from curation.cli import dedup_cmd  # noqa: E402,F401
+from curation.cli import eval_cmd  # noqa: E402,F401
 
 
 def main() -> None:

@@ -1,0 +1,172 @@
+"""``kmmlu eval``: run models on a release, score predictions, compare runs, publish a leaderboard."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from curation.cli import app, console
+from curation.errors import InputError
+from curation.evaluate.cache import ResponseCache, RunKey
+from curation.evaluate.dataset import load_release
+from curation.evaluate.extract import EXTRACT_VERSION
+from curation.evaluate.prompts import LANGUAGES, PROMPT_VERSION, PromptSpec
+from curation.evaluate.report import ResultMeta, Summary, write_result
+from curation.evaluate.run import evaluate, select_items
+from curation.evaluate.score import SCORING_VERSION, score
+from curation.io import read_jsonl
+
+eval_app = typer.Typer(help="Evaluate models on a release with the official pass rules.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _print_summary(summary: Summary, out: Path) -> None:
+    table = Table(title=f"{summary.run.model}: {summary.passed_count} of {len(summary.licenses)} licences passed")
+    for column in ("licence", "items", "accuracy", "pass rule", "result"):
+        table.add_column(column)
+    verdict = {True: "[green]PASS[/]", False: "[red]fail[/]", None: "-"}
+    for lic in summary.licenses:
+        table.add_row(lic.license, str(lic.total), f"{lic.accuracy:.2%}", lic.rule or "-", verdict[lic.passed])
+    console.print(table)
+    console.print(f"results in {out}/ (summary.json, report.md, predictions.jsonl)")
+
+
+@contextlib.contextmanager
+def _openai_backend(
+    model: str, base_url: Optional[str], serve: Optional[str], serve_args: list[str], out: Path, settings, options: dict
+) -> Iterator[object]:
+    from curation.evaluate.backends.openai import OpenAIBackend
+    from curation.evaluate.backends.serve import serve_vllm
+
+    if serve not in (None, "vllm"):
+        raise InputError(f"--serve {serve!r}: only 'vllm' can be started; or pass --base-url of a running server")
+    with contextlib.ExitStack() as stack:
+        if serve:
+            console.print(f"starting vllm serve {model} (log {out / 'vllm.log'}) ...")
+            base_url = stack.enter_context(serve_vllm(model, log_path=out / "vllm.log", extra_args=serve_args))
+        if not base_url:
+            raise InputError("--backend openai needs --base-url URL (e.g. http://127.0.0.1:8000/v1) or --serve vllm")
+        backend = OpenAIBackend(base_url, model, settings, **options)
+        stack.callback(backend.close)
+        yield backend
+
+
+@eval_app.command("run")
+def run_cmd(
+    release: Path = typer.Option(..., "--release", help="Release folder (releases/kmmlu-pro-VERSION)."),
+    model: str = typer.Option(..., "--model", help="Model: a transformers path or hub id (hf), or the served name."),
+    backend: str = typer.Option(..., "--backend", help="hf (transformers in process) or openai (a server)."),
+    out: Path = typer.Option(..., "--out", help="Result folder to write."),
+    prompt: str = typer.Option("ko", "--prompt", help="Prompt language: ko or en."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most N items per licence."),
+    licenses: list[str] = typer.Option([], "--license", help="Only this licence (repeatable)."),
+    batch_size: int = typer.Option(8, "--batch-size", min=1, help="hf: sequences per generate call."),
+    device: Optional[str] = typer.Option(None, "--device", help="hf: cuda, cpu, ... (default: cuda when present)."),
+    dtype: Optional[str] = typer.Option(None, "--dtype", help="hf: bfloat16, float32 ... (default bf16 on GPU)."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: server base URL ending in /v1."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="openai: variable holding the key."),
+    serve: Optional[str] = typer.Option(None, "--serve", help="openai: start this server (vllm) and stop it after."),
+    serve_args: list[str] = typer.Option([], "--serve-arg", help="Extra argument for vllm serve (repeatable)."),
+    concurrency: int = typer.Option(8, "--concurrency", min=1, help="openai: requests in flight."),
+    rate_limit: Optional[float] = typer.Option(None, "--rate-limit", help="openai: at most this many requests/s."),
+    max_retries: int = typer.Option(5, "--max-retries", min=0, help="openai: retries on 429/5xx."),
+    reasoning: bool = typer.Option(False, "--reasoning", help="Reasoning model: sample at T=0.6, top-p 0.95."),
+    thinking_budget: Optional[int] = typer.Option(None, "--thinking-budget", min=1, help="hf: max thinking tokens."),
+    max_new_tokens: Optional[int] = typer.Option(None, "--max-new-tokens", min=1, help="Answer length cap (2048)."),
+    seed: int = typer.Option(0, "--seed", help="Sampling seed, recorded with the result."),
+    hide_stem: bool = typer.Option(False, "--hide-stem", help="Show only the options (answer-leak diagnostic)."),
+    cache_path: Optional[Path] = typer.Option(None, "--cache", help="Response cache (default OUT/cache.sqlite)."),
+) -> None:
+    """Run a model on a release with the paper's zero-shot CoT protocol, then score it."""
+    from curation.evaluate.backends import GenerationSettings
+
+    if backend not in ("hf", "openai"):
+        raise InputError(f"--backend {backend!r}: use hf or openai")
+    if prompt not in LANGUAGES:
+        raise InputError(f"--prompt {prompt!r}: use one of {', '.join(LANGUAGES)}")
+    if thinking_budget and backend != "hf":
+        raise InputError("--thinking-budget works with --backend hf; for a server, set its own reasoning limit")
+    started = _now()
+    data = load_release(release)
+    items = select_items(data.items, licenses, limit)
+    if not items:
+        raise InputError(f"{release}: no items to evaluate (licences {licenses or 'all'})")
+    spec = PromptSpec(language=prompt, hide_stem=hide_stem)  # type: ignore[arg-type]
+    settings = GenerationSettings.for_model(
+        reasoning=reasoning, max_new_tokens=max_new_tokens, thinking_budget=thinking_budget, seed=seed
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        if backend == "hf":
+            from curation.evaluate.backends.hf import HFBackend
+
+            engine = HFBackend(model, settings, batch_size=batch_size, device=device, dtype=dtype)
+            detail = f"device={engine.device} dtype={engine.dtype} batch_size={batch_size}"
+        else:
+            options = dict(
+                api_key=os.environ.get(api_key_env), concurrency=concurrency, rate_limit=rate_limit,
+                max_retries=max_retries,
+            )
+            engine = stack.enter_context(_openai_backend(model, base_url, serve, serve_args, out, settings, options))
+            detail = f"base_url={engine.url.removesuffix('/chat/completions')} concurrency={concurrency}"
+        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
+        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
+        ) as progress:
+            task = progress.add_task(f"{model} ({backend})", total=len(items))
+            outcome = evaluate(items, engine, cache, key, spec, lambda n: progress.advance(task, n))
+    card = score(items, {p.id: p.prediction for p in outcome.predictions})
+    meta = ResultMeta(
+        model=model, backend=backend, prompt_version=PROMPT_VERSION, prompt_id=spec.id, language=prompt,
+        hide_stem=hide_stem, extract_version=EXTRACT_VERSION, scoring_version=SCORING_VERSION, seed=seed,
+        settings=settings.__dict__, backend_detail=detail, release=data.name, release_path=str(data.path),
+        manifest_sha256=data.manifest_sha256, items=len(items), cached=outcome.cached, requested=outcome.requested,
+        started_at=started, finished_at=_now(),
+    )
+    summary = write_result(out, meta, card, (p.record() for p in outcome.predictions))
+    console.print(f"{outcome.requested} requests sent, {outcome.cached} responses from the cache")
+    _print_summary(summary, out)
+
+
+@eval_app.command("score")
+def score_cmd(
+    release: Path = typer.Option(..., "--release", help="Release folder."),
+    predictions: Path = typer.Option(..., "--predictions", help="JSONL: id, prediction (1-based int or null)."),
+    out: Path = typer.Option(..., "--out", help="Result folder to write."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name to record (default: the file's stem)."),
+    prompt_version: str = typer.Option("unknown", "--prompt-version", help="Prompt version the predictions used."),
+) -> None:
+    """Score a predictions file against a release with the official pass rules."""
+    data = load_release(release)
+    preds: dict[str, int | None] = {}
+    records = []
+    for line_no, record in enumerate(read_jsonl(predictions), 1):
+        value = record.get("prediction")
+        if "id" not in record or not (value is None or (isinstance(value, int) and not isinstance(value, bool))):
+            raise InputError(f"{predictions}:{line_no}: need 'id' and 'prediction' (a 1-based int or null)")
+        preds[str(record["id"])] = value
+        records.append(record)
+    card = score(data.items, preds)
+    meta = ResultMeta(
+        model=model or predictions.stem, backend="predictions", prompt_version=prompt_version,
+        scoring_version=SCORING_VERSION, release=data.name, release_path=str(data.path),
+        manifest_sha256=data.manifest_sha256, items=card.scored, finished_at=_now(),
+    )
+    summary = write_result(out, meta, card, records)
+    if card.missing:
+        console.print(f"[yellow]{len(card.missing)} release items have no prediction: counted wrong[/]")
+    if card.not_in_release:
+        console.print(f"{len(card.not_in_release)} predictions are for items not in the release: not counted")
+    _print_summary(summary, out)

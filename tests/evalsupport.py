@@ -1,0 +1,128 @@
+"""Test helpers for the evaluation tests: a sample release written with pyarrow, the way the release
+stage lays it out, and a tiny randomly initialised causal LM with a tokenizer trained on the spot."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+RELEASE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("question", pa.string()),
+        ("options", pa.list_(pa.string())),
+        ("answer", pa.list_(pa.int64())),
+        ("license", pa.string()),
+        ("license_ko", pa.string()),
+        ("subject", pa.string()),
+        ("year", pa.int64()),
+        ("source_url", pa.string()),
+        ("source_sha256", pa.string()),
+        ("page", pa.int64()),
+    ]
+)
+
+NAMES_KO = {"cpa": "공인회계사", "lawyer": "변호사", "judicial_scrivener": "법무사", "customs_broker": "관세사"}
+
+
+def sample_record(license: str, subject: str, number: int, answer: list[int], options: int = 5) -> dict:
+    return {
+        "id": f"{license}-2025-1-A-{number:03d}",
+        "question": f"{subject}에 관한 설명으로 옳은 것은? (문항 {number})",
+        "options": [f"{subject} 선택지 {k}번 내용입니다." for k in range(1, options + 1)],
+        "answer": answer,
+        "license": license,
+        "license_ko": NAMES_KO.get(license, license),
+        "subject": subject,
+        "year": 2025,
+        "source_url": f"https://example.go.kr/{license}/2025.pdf",
+        "source_sha256": hashlib.sha256(license.encode()).hexdigest(),
+        "page": 1 + number // 10,
+    }
+
+
+def write_release(root: Path, records: list[dict], version: str = "2026.1") -> Path:
+    """``root/kmmlu-pro-VERSION/`` with one parquet per licence, a manifest with every file's sha256, a card."""
+    folder = root / f"kmmlu-pro-{version}"
+    by_license: dict[str, list[dict]] = {}
+    for record in records:
+        by_license.setdefault(record["license"], []).append(record)
+    files = {}
+    for code, rows in sorted(by_license.items()):
+        path = folder / "data" / code / "test-00000-of-00001.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.Table.from_pylist(rows, schema=RELEASE_SCHEMA), path)
+        files[str(path.relative_to(folder))] = {
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "size": path.stat().st_size,
+        }
+    (folder / "README.md").write_text(f"# KMMLU-Pro {version} (sample)\n", encoding="utf-8")
+    manifest = {"version": version, "files": files, "counts": {k: len(v) for k, v in by_license.items()}}
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
+    return folder
+
+
+def sample_release(root: Path) -> Path:
+    """12 items: cpa (2 subjects, one multi-answer item), lawyer, judicial_scrivener; 4 or 5 options."""
+    records = [
+        sample_record("cpa", "회계학", 1, [1]),
+        sample_record("cpa", "회계학", 2, [3]),
+        sample_record("cpa", "세법개론", 3, [2, 4]),
+        sample_record("cpa", "세법개론", 4, [5]),
+        sample_record("lawyer", "공법", 5, [1]),
+        sample_record("lawyer", "민사법", 6, [2]),
+        sample_record("lawyer", "형사법", 7, [3]),
+        sample_record("lawyer", "형사법", 8, [4]),
+        sample_record("judicial_scrivener", "민법", 9, [1], options=5),
+        sample_record("judicial_scrivener", "헌법", 10, [2], options=5),
+        sample_record("customs_broker", "관세법개론", 11, [3], options=4),
+        sample_record("customs_broker", "무역영어", 12, [4], options=4),
+    ]
+    return write_release(root, records)
+
+
+CHAT_TEMPLATE = (
+    "{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}\n{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
+)
+
+
+def tiny_causal_lm(folder: Path) -> Path:
+    """A byte-level BPE tokenizer trained on a few Korean lines and a 2-layer Llama with random weights."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    import torch
+
+    corpus = [
+        "다음 객관식 문제를 단계적으로 생각하여 풀이한 뒤 답하세요. 정답: A",
+        "회계학 세법개론 공법 민사법 형사법 민법 헌법 관세법개론 무역영어 선택지 내용입니다.",
+        "Answer the following multiple choice question by thinking step by step. Answer: B",
+        "A) B) C) D) E) 문제 선택지 정답은 C입니다. </think>",
+    ]
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tokenizer.train_from_iterator(corpus, trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", pad_token="<pad>"
+    )
+    fast.chat_template = CHAT_TEMPLATE
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=len(fast), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=4, max_position_embeddings=4096, bos_token_id=fast.bos_token_id,
+        eos_token_id=fast.eos_token_id, pad_token_id=fast.pad_token_id,
+    )
+    model = LlamaForCausalLM(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    fast.save_pretrained(folder)
+    return folder
