@@ -32,6 +32,7 @@ def _root() -> None:
 from curation.cli import catalog_cmd, fetch_cmd  # noqa: E402,F401
 from curation.cli import dedup_cmd  # noqa: E402,F401
 from curation.cli import eval_cmd  # noqa: E402,F401
+from curation.cli import release_cmd  # noqa: E402,F401
 
 
 def main() -> None:

@@ -1,0 +1,253 @@
+"""Cut a release: ``releases/<name>-<version>/`` in the Hugging Face datasets layout.
+
+A published version is immutable: cutting a version whose folder exists is refused. The release is built in
+a temporary sibling folder and renamed into place, so a killed cut leaves no half-written release. Parquet is
+written sorted by id with fixed writer settings and no timestamps: two cuts of the same inputs are
+byte-identical but for the manifest's ``created_at``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from curation.catalog import Catalog, load_catalog
+from curation.errors import InputError
+from curation.io import atomic_write, write_jsonl
+from curation.item import Item
+from curation.release import lmeval
+from curation.release.card import render_card, render_private_card
+from curation.release.changelog import previous_release, render_changelog
+from curation.release.diff import diff_releases
+from curation.release.manifest import Counts, Manifest, SourceEntry, file_entries, write_manifest
+from curation.release.plan import ReleasePlan, check_name_and_version, per_license, per_subject
+from curation.release.policy import ReleasePolicy, apply_policy, load_policy
+from curation.release.private import split_private
+from curation.release.store import read_store
+
+RELEASE_TOOL_VERSION = "release-1"
+PARQUET_NAME = "test-00000-of-00001.parquet"
+
+RELEASE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("license", pa.string()),
+        ("license_ko", pa.string()),
+        ("year", pa.int64()),
+        ("round", pa.int64()),
+        ("session", pa.int64()),
+        ("form", pa.string()),
+        ("subject", pa.string()),
+        ("number", pa.int64()),
+        ("question", pa.string()),
+        ("options", pa.list_(pa.string())),
+        ("answer", pa.list_(pa.int64())),
+        ("answer_status", pa.string()),
+        ("source_url", pa.string()),
+        ("source_sha256", pa.string()),
+        ("page", pa.int64()),
+    ]
+)
+
+# Fixed writer settings: changing any of them changes the bytes, so they are part of RELEASE_TOOL_VERSION.
+_WRITER = dict(
+    compression="zstd",
+    compression_level=9,
+    use_dictionary=True,
+    write_statistics=True,
+    version="2.6",
+    data_page_version="1.0",
+    row_group_size=1 << 20,
+    store_schema=True,
+)
+
+
+@dataclass(frozen=True)
+class CutResult:
+    release_dir: Path
+    private_dir: Path | None
+    manifest: Manifest
+    excluded: dict[str, int]
+
+
+def release_table(items: Iterable[Item]) -> pa.Table:
+    rows = [{name: getattr(item, name) for name in RELEASE_SCHEMA.names} for item in sorted(items, key=lambda i: i.id)]
+    for row in rows:
+        row["options"] = list(row["options"])
+        row["answer"] = list(row["answer"]) if row["answer"] is not None else None
+    return pa.Table.from_pylist(rows, schema=RELEASE_SCHEMA)
+
+
+def write_parquet(items: Iterable[Item], path: Path) -> None:
+    with atomic_write(path, "wb") as handle:
+        pq.write_table(release_table(items), handle, **_WRITER)
+
+
+def plan_release(
+    store_dir: str | Path,
+    version: str,
+    *,
+    name: str = "kmmlu-pro",
+    policy: ReleasePolicy | None = None,
+    catalog: Catalog | None = None,
+    private_fraction: float = 0.0,
+) -> ReleasePlan:
+    check_name_and_version(name, version)
+    policy = policy or load_policy()
+    snapshot = read_store(store_dir)
+    result = apply_policy(snapshot, policy)
+    unlabelled = [item.id for item in result.kept if not item.license]
+    if unlabelled:
+        raise InputError(f"{store_dir}: items without a license cannot be placed in a config: {unlabelled[:5]}")
+    public, private = split_private(result.kept, private_fraction, policy.private_seed)
+    return ReleasePlan(
+        name=name, version=version, policy=policy, catalog=catalog or load_catalog(), store=snapshot,
+        result=result, public=public, private=private,
+    )
+
+
+def cut_release(
+    store_dir: str | Path,
+    version: str,
+    out: str | Path = "releases",
+    *,
+    name: str = "kmmlu-pro",
+    policy: ReleasePolicy | None = None,
+    catalog: Catalog | None = None,
+    private_fraction: float = 0.0,
+    clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+) -> CutResult:
+    out = Path(out)
+    check_name_and_version(name, version)
+    target = out / f"{name}-{version}"
+    private_target = out / f"{name}-{version}-private"
+    if target.exists():
+        raise InputError(f"{target} exists: a published release is immutable; cut a new --version instead")
+    if private_target.exists():
+        raise InputError(
+            f"{private_target} exists without its public release: left by an interrupted cut; remove it and cut again"
+        )
+    plan = plan_release(store_dir, version, name=name, policy=policy, catalog=catalog, private_fraction=private_fraction)
+    created_at = clock().isoformat(timespec="seconds")
+    previous = previous_release(out, name, version)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-{version}.", suffix=".part", dir=out))
+    try:
+        public_dir = staging / "public"
+        manifest = _write_public(plan, public_dir, previous, created_at)
+        private_dir = None
+        if plan.private:
+            private_dir = staging / "private"
+            _write_private(plan, private_dir, created_at)
+            os.rename(private_dir, private_target)
+        # The public folder appears last: its existence is what marks a version as published.
+        os.rename(public_dir, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return CutResult(
+        release_dir=target,
+        private_dir=private_target if plan.private else None,
+        manifest=manifest,
+        excluded=plan.result.counts(),
+    )
+
+
+def _write_data(items: tuple[Item, ...], root: Path) -> dict[str, str]:
+    by_license: dict[str, list[Item]] = {}
+    for item in items:
+        by_license.setdefault(item.license or "", []).append(item)
+    files = {}
+    for lic, members in sorted(by_license.items()):
+        rel = f"data/{lic}/{PARQUET_NAME}"
+        write_parquet(members, root / rel)
+        files[lic] = rel
+    return files
+
+
+def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_at: str) -> Manifest:
+    data_files = _write_data(plan.public, root)
+    write_jsonl(
+        root / "exclusions.jsonl",
+        ({"id": e.item_id, "license": e.license, "reasons": list(e.reasons)}
+         for e in sorted(plan.result.excluded, key=lambda e: e.item_id)),
+    )
+    lmeval.write_tasks(root, plan.name, data_files)
+    diff = diff_releases(previous, root) if previous else None
+    with atomic_write(root / "CHANGELOG.md") as handle:
+        handle.write(render_changelog(plan.release_id, diff, len(plan.private)))
+    with atomic_write(root / "README.md") as handle:
+        handle.write(render_card(plan))
+    manifest = _manifest(plan, root, plan.public, "public", created_at)
+    write_manifest(root, manifest)
+    return manifest
+
+
+def _write_private(plan: ReleasePlan, root: Path, created_at: str) -> None:
+    _write_data(plan.private, root)
+    with atomic_write(root / "README.md") as handle:
+        handle.write(render_private_card(plan))
+    write_manifest(root, _manifest(plan, root, plan.private, "private", created_at))
+
+
+def _manifest(plan: ReleasePlan, root: Path, items: tuple[Item, ...], part: str, created_at: str) -> Manifest:
+    counts = Counts(
+        items=len(items),
+        per_license=per_license(items),
+        per_subject=per_subject(items),
+        excluded=plan.result.counts(),
+        excluded_items=len(plan.result.excluded),
+        private_items=len(plan.private),
+    )
+    return Manifest(
+        name=plan.name,
+        version=plan.version,
+        part=part,
+        created_at=created_at,
+        policy={"version": plan.policy.version, "sha256": plan.policy.fingerprint()},
+        versions=_versions(plan),
+        review_revision=plan.store.review_revision,
+        counts=counts,
+        columns={field.name: str(field.type) for field in RELEASE_SCHEMA},
+        sources=_sources(items),
+        files=file_entries(root),
+    )
+
+
+def _versions(plan: ReleasePlan) -> dict[str, object]:
+    store = plan.store
+    decontam = sorted({row.fingerprint for row in store.contamination.values() if row.fingerprint})
+    summary_fp = (store.decontam_summary or {}).get("fingerprint")
+    rules = {lic: plan.catalog.find(lic).pass_rule.model_dump(mode="json") if plan.catalog.find(lic) else None
+             for lic in plan.licenses}
+    rules_json = json.dumps(rules, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return {
+        "release_tool": RELEASE_TOOL_VERSION,
+        "pyarrow": pa.__version__,
+        "parser": sorted({item.parser_version for item in plan.result.kept if item.parser_version}),
+        "dedup": (store.dedup_summary or {}).get("fingerprint"),
+        "decontam": summary_fp if summary_fp is not None else (decontam or None),
+        "scoring": {
+            "catalog_version": plan.catalog.version,
+            "pass_rules_sha256": hashlib.sha256(rules_json).hexdigest(),
+        },
+        "lm_eval_task": lmeval.TASK_VERSION,
+    }
+
+
+def _sources(items: tuple[Item, ...]) -> tuple[SourceEntry, ...]:
+    tally = Counter((item.source_url, item.source_path, item.source_sha256, item.license) for item in items)
+    return tuple(
+        SourceEntry(url=url, path=path, sha256=sha, license=lic, items=count)
+        for (url, path, sha, lic), count in sorted(tally.items(), key=lambda kv: tuple(str(v) for v in kv[0]))
+    )

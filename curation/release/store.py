@@ -1,0 +1,129 @@
+"""Read what a release is cut from: the shared data store (``--store DIR``, default ``data/``).
+
+Items are required (``items/**/items.jsonl``); the latest review revision, verdicts, duplicates and the
+decontamination report are read when present and are empty otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from curation.errors import InputError
+from curation.io import read_items, read_jsonl
+from curation.item import Item
+
+_REVISION_DIR = re.compile(r"^\d{4}$")
+
+
+class _Row(BaseModel):
+    # Other stages may add fields: keep the ones this stage reads, ignore the rest.
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+T = TypeVar("T", bound="_Row")
+
+
+class Verdict(_Row):
+    id: str
+    verdict: str
+
+
+class Duplicate(_Row):
+    id: str
+    duplicate_of: str
+    similarity: float | None = None
+    kind: str | None = None
+
+
+class Contamination(_Row):
+    id: str
+    contaminated: bool
+    score: float | None = None
+    fingerprint: str | None = None
+
+
+@dataclass(frozen=True)
+class StoreSnapshot:
+    root: Path
+    items: tuple[Item, ...]
+    review_revision: int | None = None
+    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    duplicates: dict[str, Duplicate] = field(default_factory=dict)
+    contamination: dict[str, Contamination] = field(default_factory=dict)
+    decontam_summary: dict[str, Any] | None = None
+    dedup_summary: dict[str, Any] | None = None
+    agreement: dict[str, Any] | None = None
+
+
+def read_store(root: str | Path) -> StoreSnapshot:
+    root = Path(root)
+    item_files = sorted((root / "items").glob("**/items.jsonl"))
+    if not item_files:
+        raise InputError(f"{root}: no items/**/items.jsonl in the store; run the parser first or pass --store")
+    by_id: dict[str, Item] = {}
+    origin: dict[str, Path] = {}
+    for path in item_files:
+        for item in read_items(path):
+            if item.id in by_id:
+                raise InputError(f"{path}: item {item.id} is also in {origin[item.id]}; an id must be unique")
+            by_id[item.id] = item
+            origin[item.id] = path
+    revision = _latest_revision(root)
+    if revision is not None:
+        revision_file = root / "review" / "revisions" / f"{revision:04d}" / "items.jsonl"
+        for item in read_items(revision_file):
+            if item.id not in by_id:
+                raise InputError(f"{revision_file}: item {item.id} is not in the store's items/")
+            by_id[item.id] = item
+    return StoreSnapshot(
+        root=root,
+        items=tuple(by_id[key] for key in sorted(by_id)),
+        review_revision=revision,
+        verdicts=_rows(root / "review" / "verdicts.jsonl", Verdict),
+        duplicates=_rows(root / "dedup" / "duplicates.jsonl", Duplicate),
+        contamination=_rows(root / "decontam" / "report.jsonl", Contamination),
+        decontam_summary=_json(root / "decontam" / "summary.json"),
+        dedup_summary=_json(root / "dedup" / "summary.json"),
+        agreement=_json(root / "review" / "agreement.json"),
+    )
+
+
+def _latest_revision(root: Path) -> int | None:
+    folder = root / "review" / "revisions"
+    numbers = [
+        int(p.name) for p in folder.glob("*") if _REVISION_DIR.match(p.name) and (p / "items.jsonl").exists()
+    ] if folder.is_dir() else []
+    return max(numbers) if numbers else None
+
+
+def _rows(path: Path, model: type[T]) -> dict[str, T]:
+    if not path.exists():
+        return {}
+    rows: dict[str, T] = {}
+    for line_no, record in enumerate(read_jsonl(path), 1):
+        try:
+            row = model.model_validate(record)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise InputError(f"{path}:{line_no}: {where}: {err['msg']}") from exc
+        rows[row.id] = row
+    return rows
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a JSON object")
+    return data
