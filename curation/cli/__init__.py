@@ -33,6 +33,7 @@ from curation.cli import catalog_cmd, fetch_cmd  # noqa: E402,F401
 from curation.cli import dedup_cmd  # noqa: E402,F401
 from curation.cli import eval_cmd  # noqa: E402,F401
 from curation.cli import release_cmd  # noqa: E402,F401
+from curation.cli import redux_cmd  # noqa: E402,F401
 
 
 def main() -> None:

@@ -92,11 +92,15 @@ _FIGURE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:그림|도면|회로도?|그래
 _SOURCE_NOTE = re.compile(r"오류\s*신고|복원\s*중|문제\s*오류|정답\s*(?:과|및)\s*해설을\s*확인")
 _TABLE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:표|자료)(?![가-힣])|[\[<〈]\s*표\s*\d*\s*[\]>〉]|표\s*(?:와|과)\s*같|표\s*에서")
 _FORMULA = re.compile(rf"{_DEIXIS}\s*(?:수식|식|공식|반응식|화학식|관계식)(?![가-힣])|(?:수식|반응식)\s*(?:과|와)\s*같")
-_BOGI = re.compile(r"[<〈\[【]\s*보\s*기\s*[>〉\]】]|보기\s*(?:에서|중|의|에\s*있는|와\s*같)")
+_BOGI = re.compile(r"[<〈\[【]\s*보\s*기\s*\d*\s*[>〉\]】]|보기\s*(?:에서|중|의|에\s*있는|와\s*같)")
 # What shows a table, formula or <보기> block is really there.
 _TABLE_BODY = re.compile(r"(?:[|│┃]|\t|\S\s{3,}\S).*\n.*(?:[|│┃]|\t|\S\s{3,}\S)")
 _FORMULA_BODY = re.compile(r"[=≒≈∝→⇌⟶]|[A-Za-z]\s*[\^_]|\\[a-z]+")
-_BOGI_BODY = re.compile(r"(?:^|\n|\s)(?:[ㄱ-ㅎ]|[가-마]|[A-E]|[①-⑤])\s*[.)]\s*\S")
+_BOGI_BODY = re.compile(r"(?:^|\s)(?:[ㄱ-ㅎ]\s*[.)]|[가나다라마][.)]|\(\s*(?:[ㄱ-ㅎ]|[가나다라마]|[a-eA-E])\s*\)|[①-⑩]|[A-E]\.)\s*\S")
+# A printed page's running footer caught in the text: "형사소송법 나 책형 2쪽", "교정학 개론 가책형 3쪽".
+_PAGE_FURNITURE = re.compile(r"(?:[가-힣 ]{1,30}?)?(?<![가-힣])[가나다라] ?책형 ?\d{1,3} ?쪽\s*$|\s-\s?\d{1,3}\s?-\s*$")
+# Options that only name statements ("ㄱ, ㄴ") or grade them ("○ × ○ ○"): the statements must be in the stem.
+_LABEL_OPTION = re.compile(r"^[\sㄱ-ㅎ,·및()]+$|^[\s○◯×✕OX,]+$")
 
 
 def ill_posed(item: Item) -> list[Flag]:
@@ -122,6 +126,10 @@ def ill_posed(item: Item) -> list[Flag]:
     if bogi and not _BOGI_BODY.search(text[bogi.end():]) and not _BOGI_BODY.search(text[: bogi.start()]):
         flags.append(Flag(ILL_POSED, "missing_bogi",
                           f"refers to <보기> ({bogi.group(0)!r}) but no lettered statements (ㄱ. ㄴ. …) are given"))
+    if item.options and all(_LABEL_OPTION.match(_PAGE_FURNITURE.sub("", o)) for o in item.options) and not _BOGI_BODY.search(text):
+        flags.append(Flag(ILL_POSED, "missing_statements",
+                          f"the options only name or grade statements ({item.options[0]!r}, …) but the question "
+                          "lists none"))
     note = _SOURCE_NOTE.search(text)
     if note:
         flags.append(Flag(ILL_POSED, "source_note",
@@ -136,7 +144,7 @@ _LATEX = re.compile(r"\\(?:frac|sqrt|times|cdot|div|pm|alpha|beta|gamma|delta|th
                     r"left|right|mathrm|text|sum|int|le|ge|neq|infty)(?![A-Za-z])")
 _MATH_MODE = re.compile(r"\$[^$]+\$|\\\(|\\\[")
 # A chemical formula whose subscript digits were split off by a space: "H 2 O", "CO 2", "H 2 SO 4".
-_SPLIT_FORMULA = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]?)+ \d(?: ?(?:[A-Z][a-z]?)+ ?\d?)*(?![\d가-힣A-Za-z.%])")
+_SPLIT_FORMULA = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]?){1,4} \d(?![\d가-힣A-Za-z.%])")
 # Superscripts lost in extraction: 10⁻⁵ printed "10-5", M⁻¹cm⁻¹ printed "M-1cm-1", x² printed "x2+".
 _LOST_SUPERSCRIPT = re.compile(r"(?:×|\*)\s*10-?\d|(?<![A-Za-z\d])10-\d(?![\d.])|(?<![A-Za-z])(?:[A-Za-z]{1,3})-1(?![\d.])|"
                                r"(?<![A-Za-z\d])[a-z]\d(?=\s*[+\-=<>])")
@@ -204,6 +212,7 @@ def clarity(item: Item) -> list[Flag]:
             ("space_before_punctuation", _SPACE_BEFORE_PUNCT, "a space before punctuation"),
             ("torn_word", _TORN_ENDING, "a word ending torn from its stem"),
             ("repeated_spaces", _MULTI_SPACE, "a run of spaces inside a line"),
+            ("page_furniture", _PAGE_FURNITURE, "a page header or footer of the printed paper"),
         ):
             found = pattern.search(text)
             if found:
