@@ -85,14 +85,16 @@ def answer_leak(item: Item) -> list[Flag]:
 
 
 # A reference to something shown beside the question: "다음 그림", "아래 표", "그림과 같은", "<보기>" ...
+# A particle must follow the noun, so that "다음 식품" or "다음 표준" is no reference.
 _DEIXIS = r"(?:다음|아래|위|위의|아래의|다음의|주어진|보기의)"
 _FIGURE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:그림|도면|회로도?|그래프|사진|도표)|(?:그림|도면|회로도|그래프)\s*(?:과|와)\s*같|"
                      r"[\[<〈(]\s*(?:그림|도면|그래프)\s*\d*\s*[\]>〉)]|(?:그림|그래프)\s*(?:에서|에\s*나타)")
 # Notes a question bank left in the stem: the item is known to be broken or incomplete there.
 _SOURCE_NOTE = re.compile(r"오류\s*신고|복원\s*중|문제\s*오류|정답\s*(?:과|및)\s*해설을\s*확인")
-_TABLE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:표|자료)(?![가-힣])|[\[<〈]\s*표\s*\d*\s*[\]>〉]|표\s*(?:와|과)\s*같|표\s*에서")
-_FORMULA = re.compile(rf"{_DEIXIS}\s*(?:수식|식|공식|반응식|화학식|관계식)(?![가-힣])|(?:수식|반응식)\s*(?:과|와)\s*같")
-_BOGI = re.compile(r"[<〈\[【]\s*보\s*기\s*\d*\s*[>〉\]】]|보기\s*(?:에서|중|의|에\s*있는|와\s*같)")
+_TABLE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:표|자료)(?=$|[\s은는이가을를의에과와로,.?])|[\[<〈]\s*표\s*\d*\s*[\]>〉]|(?<![가-힣])표\s*(?:와|과)\s*같|(?<![가-힣])표\s*에서")
+_FORMULA = re.compile(rf"{_DEIXIS}\s*(?:수식|식|공식|반응식|화학식|관계식)(?=$|[\s은는이가을를의에과와으,.?])|(?:수식|반응식)\s*(?:과|와)\s*같")
+# Only the bracketed <보기> names a block: a bare "보기 중" often means the options themselves.
+_BOGI = re.compile(r"[<〈\[【]\s*보\s*기\s*\d*\s*[>〉\]】]")
 # What shows a table, formula or <보기> block is really there.
 _TABLE_BODY = re.compile(r"(?:[|│┃]|\t|\S\s{3,}\S).*\n.*(?:[|│┃]|\t|\S\s{3,}\S)")
 _FORMULA_BODY = re.compile(r"[=≒≈∝→⇌⟶]|[A-Za-z]\s*[\^_]|\\[a-z]+")
@@ -195,7 +197,7 @@ _SPACE_BEFORE_PUNCT = re.compile(r"[가-힣A-Za-z0-9)\]]\s+[.,](?=\s|$)")
 _TORN_ENDING = re.compile(r"[가-힣] 다\s*\.?\s*$|(?:는|은|인) 가\s*\?")
 _MULTI_SPACE = re.compile(r"\S {3,}\S")
 # An option that stops mid-thought: an ellipsis, a dangling conjunction or comma, an open bracket.
-_TRUNCATED = re.compile(r"(?:\.\.\.|…|,|\(|\[|\{|\s-|\b및|\s또는|\s그리고|\s혹은|\s등의|\s(?:을|를|이|가|은|는|와|과|의|에|로))\s*$")
+_TRUNCATED = re.compile(r"(?:\.\.\.|…|,|\(|\[|\{|\s-|\b및|\s또는|\s그리고|\s혹은|\s등의)\s*$")
 
 
 def _same_text_key(option: str) -> str:
