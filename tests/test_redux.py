@@ -287,8 +287,8 @@ def test_real_rows_read_twice_are_merged_not_called_duplicates(real_run):
 def test_real_flag_counts_and_known_items(real_run):
     rows = real_run.report.rows
     totals = {kind: rows[kind]["total"] for kind in rows}
-    assert totals == {"answer_leak": 0, "ill_posed": 16, "notation": 17, "clarity": 83, "duplicate": 1,
-                      "contaminated": 0, "easy": 0, "any": 113}
+    assert totals == {"answer_leak": 0, "ill_posed": 16, "notation": 17, "clarity": 85, "duplicate": 1,
+                      "contaminated": 0, "easy": 0, "any": 114}
     assert real_run.report.rules["ill_posed"] == {"missing_bogi": 2, "missing_formula": 1, "missing_statements": 8,
                                                     "source_note": 6}
     by_id = {j.item.id: {(f.kind, f.rule) for f in j.flags} for j in real_run.judged}
@@ -304,18 +304,18 @@ def test_real_outputs_review_interchange_and_a_redux_release(real_run, tmp_path)
     out = real_run.out
     survivors = read_items(out / "items.jsonl")
     flagged = read_items(out / "flagged.jsonl")  # the form `kmmlu review push --items` reads
-    assert (len(survivors), len(flagged)) == (578, 112)
+    assert (len(survivors), len(flagged)) == (577, 113)
     assert all(not item.flags for item in survivors) and all(item.flags for item in flagged)
     first = next(read_jsonl(out / "flagged.jsonl"))
     assert first["reasons"] and {"kind", "rule", "reason"} <= first["reasons"][0].keys()
     rejects = list(read_jsonl(out / "rejects.jsonl"))
     assert [(r["item_id"], r["reason"]) for r in rejects] == [("kmmlu-Criminal-Law-test-00122", "duplicate")]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    assert report["rows"]["clarity"]["total"] == 83 and "environment_energy" in report["columns"]
+    assert report["rows"]["clarity"]["total"] == 85 and "environment_energy" in report["columns"]
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert "| Notation errors |" in markdown and "Jaccard >= 0.8" in markdown
     cut = cut_release(out / "store", "2026", tmp_path / "releases", name="kmmlu-redux")
-    assert cut.release_dir.name == "kmmlu-redux-2026" and cut.manifest.counts.items == 578
+    assert cut.release_dir.name == "kmmlu-redux-2026" and cut.manifest.counts.items == 577
     assert cut.manifest.versions["dedup"] == DedupParams().fingerprint()
 
 

@@ -192,10 +192,11 @@ def notation(item: Item) -> list[Flag]:
 
 
 # Spacing left by PDF extraction: a space before a sentence-final period or comma ("어렵다 ."), a verb
-# ending torn from its stem ("평가한 다."), several spaces in a row inside a line.
+# ending torn from its stem ("평가한 다."), several spaces in a row inside a line (often where a formula
+# was dropped: "1차 직렬반응이  일 경우").
 _SPACE_BEFORE_PUNCT = re.compile(r"[가-힣A-Za-z0-9)\]]\s+[.,](?=\s|$)")
 _TORN_ENDING = re.compile(r"[가-힣] 다\s*\.?\s*$|(?:는|은|인) 가\s*\?")
-_MULTI_SPACE = re.compile(r"\S {3,}\S")
+_MULTI_SPACE = re.compile(r"\S {2,}\S")
 # An option that stops mid-thought: an ellipsis, a dangling conjunction or comma, an open bracket.
 _TRUNCATED = re.compile(r"(?:\.\.\.|…|,|\(|\[|\{|\s-|\b및|\s또는|\s그리고|\s혹은|\s등의)\s*$")
 
@@ -213,7 +214,7 @@ def clarity(item: Item) -> list[Flag]:
         for rule, pattern, what in (
             ("space_before_punctuation", _SPACE_BEFORE_PUNCT, "a space before punctuation"),
             ("torn_word", _TORN_ENDING, "a word ending torn from its stem"),
-            ("repeated_spaces", _MULTI_SPACE, "a run of spaces inside a line"),
+            ("repeated_spaces", _MULTI_SPACE, "a run of spaces inside a line (text may be missing there)"),
             ("page_furniture", _PAGE_FURNITURE, "a page header or footer of the printed paper"),
         ):
             found = pattern.search(text)
