@@ -89,24 +89,29 @@ def answer_leak(item: Item) -> list[Flag]:
 _DEIXIS = r"(?:다음|아래|위|위의|아래의|다음의|주어진|보기의)"
 _FIGURE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:그림|도면|회로도?|그래프|사진|도표)|(?:그림|도면|회로도|그래프)\s*(?:과|와)\s*같|"
                      r"[\[<〈(]\s*(?:그림|도면|그래프)\s*\d*\s*[\]>〉)]|(?:그림|그래프)\s*(?:에서|에\s*나타)")
-# Notes a question bank left in the stem: the item is known to be broken or incomplete there.
-_SOURCE_NOTE = re.compile(r"오류\s*신고|복원\s*중|문제\s*오류|정답\s*(?:과|및)\s*해설을\s*확인")
-_TABLE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:표|자료)(?=$|[\s은는이가을를의에과와로,.?])|[\[<〈]\s*표\s*\d*\s*[\]>〉]|(?<![가-힣])표\s*(?:와|과)\s*같|(?<![가-힣])표\s*에서")
-_FORMULA = re.compile(rf"{_DEIXIS}\s*(?:수식|식|공식|반응식|화학식|관계식)(?=$|[\s은는이가을를의에과와으,.?])|(?:수식|반응식)\s*(?:과|와)\s*같")
+_TABLE = re.compile(rf"{_DEIXIS}\s*(?:\[?\s*)(?:표|자료)(?=$|[\s은는이가을를의에과와로,.?])|[\[<〈]\s*표\s*\d*\s*[\]>〉]|"
+                    r"(?<![가-힣])표\s*(?:와|과)\s*같|(?<![가-힣])표\s*에서")
+_FORMULA = re.compile(rf"{_DEIXIS}\s*(?:수식|식|공식|반응식|화학식|관계식)(?=$|[\s은는이가을를의에과와으,.?])|"
+                      r"(?:수식|반응식)\s*(?:과|와)\s*같")
 # Only the bracketed <보기> names a block: a bare "보기 중" often means the options themselves.
 _BOGI = re.compile(r"[<〈\[【]\s*보\s*기\s*\d*\s*[>〉\]】]")
 # What shows a table, formula or <보기> block is really there.
 _TABLE_BODY = re.compile(r"(?:[|│┃]|\t|\S\s{3,}\S).*\n.*(?:[|│┃]|\t|\S\s{3,}\S)")
 _FORMULA_BODY = re.compile(r"[=≒≈∝→⇌⟶]|[A-Za-z]\s*[\^_]|\\[a-z]+")
-_BOGI_BODY = re.compile(r"(?:^|\s)(?:[ㄱ-ㅎ]\s*[.)]|[가나다라마][.)]|\(\s*(?:[ㄱ-ㅎ]|[가나다라마]|[a-eA-E])\s*\)|[①-⑩]|[A-E]\.)\s*\S")
+_BOGI_BODY = re.compile(
+    r"(?:^|\s)(?:[ㄱ-ㅎ]\s*[.)]|[가나다라마][.)]|\(\s*(?:[ㄱ-ㅎ]|[가나다라마]|[a-eA-E])\s*\)|[①-⑩]|[A-E]\.)\s*\S"
+)
 # A printed page's running footer caught in the text: "형사소송법 나 책형 2쪽", "교정학 개론 가책형 3쪽".
 _PAGE_FURNITURE = re.compile(r"(?:[가-힣 ]{1,30}?)?(?<![가-힣])[가나다라] ?책형 ?\d{1,3} ?쪽\s*$|\s-\s?\d{1,3}\s?-\s*$")
 # Options that only name statements ("ㄱ, ㄴ") or grade them ("○ × ○ ○"): the statements must be in the stem.
 _LABEL_OPTION = re.compile(r"^[\sㄱ-ㅎ,·및()]+$|^[\s○◯×✕OX,]+$")
+# Notes a question bank left in the stem: the item is known there to be broken or incomplete.
+_SOURCE_NOTE = re.compile(r"오류\s*신고|복원\s*중|문제\s*오류|정답\s*(?:과|및)\s*해설을\s*확인")
 
 
 def ill_posed(item: Item) -> list[Flag]:
-    """The question points at a figure, table, formula or <보기> that the item does not carry."""
+    """The question points at a figure, table, formula, <보기> or statements that the item does not carry, or
+    carries a question bank's note that it is broken."""
     if item.has_image:
         return []
     text = item.question
@@ -128,7 +133,8 @@ def ill_posed(item: Item) -> list[Flag]:
     if bogi and not _BOGI_BODY.search(text[bogi.end():]) and not _BOGI_BODY.search(text[: bogi.start()]):
         flags.append(Flag(ILL_POSED, "missing_bogi",
                           f"refers to <보기> ({bogi.group(0)!r}) but no lettered statements (ㄱ. ㄴ. …) are given"))
-    if item.options and all(_LABEL_OPTION.match(_PAGE_FURNITURE.sub("", o)) for o in item.options) and not _BOGI_BODY.search(text):
+    labels_only = all(_LABEL_OPTION.match(_PAGE_FURNITURE.sub("", o)) for o in item.options)
+    if item.options and labels_only and not _BOGI_BODY.search(text):
         flags.append(Flag(ILL_POSED, "missing_statements",
                           f"the options only name or grade statements ({item.options[0]!r}, …) but the question "
                           "lists none"))
@@ -140,8 +146,10 @@ def ill_posed(item: Item) -> list[Flag]:
 
 
 _CID = re.compile(r"\(cid:\d+\)")
-_MARKUP = re.compile(r"</?(?:sup|sub|br|p|span|div|b|i|u|em|strong|table|tr|td|img|font)\b[^>]*>|&(?:nbsp|lt|gt|amp|quot|#\d+);",
-                     re.IGNORECASE)
+_MARKUP = re.compile(
+    r"</?(?:sup|sub|br|p|span|div|b|i|u|em|strong|table|tr|td|img|font)\b[^>]*>|&(?:nbsp|lt|gt|amp|quot|#\d+);",
+    re.IGNORECASE,
+)
 _LATEX = re.compile(r"\\(?:frac|sqrt|times|cdot|div|pm|alpha|beta|gamma|delta|theta|lambda|mu|pi|sigma|omega|"
                     r"left|right|mathrm|text|sum|int|le|ge|neq|infty)(?![A-Za-z])")
 _MATH_MODE = re.compile(r"\$[^$]+\$|\\\(|\\\[")
