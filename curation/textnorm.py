@@ -29,8 +29,8 @@ _N_CODEPOINTS = 0x110000
 class _KeyTable:
     """Per-codepoint output of the key mapping, filled lazily for the codepoints actually seen.
 
-    ``lens[c]`` is how many key characters ``c`` maps to (-1: not computed yet), ``single[c]`` the key
-    character when there is exactly one, ``flat[start[c]:start[c] + lens[c]]`` the key characters always.
+    ``lens[c]`` is how many key characters ``c`` maps to (-1: not computed yet), ``single[c]`` the first of
+    them, ``flat[start[c]:start[c] + lens[c]]`` all of them.
     """
 
     def __init__(self) -> None:
@@ -56,8 +56,8 @@ class _KeyTable:
             mapped = self._map_char(cp)
             self.lens[cp] = len(mapped)
             self.start[cp] = offset
-            if len(mapped) == 1:
-                self.single[cp] = ord(mapped)
+            if mapped:
+                self.single[cp] = ord(mapped[0])
             offset += len(mapped)
             pieces.append(mapped)
         joined = "".join(pieces)
@@ -91,16 +91,20 @@ def key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map codepoints to key codepoints. Returns ``(key, source)``: ``source[i]`` is the index in ``codes``
     of the character that key character ``i`` came from."""
     table = _table()
+    codes = codes.astype(np.intp)  # index once, gather twice
     lens = table.lengths(codes)
-    if lens.max(initial=0) <= 1:
-        keep = np.flatnonzero(lens)
-        return table.single[codes[keep]], keep
-    # Some characters expand (⑪ -> 11, ㈜ -> 주 ...): repeat each source index by its output length.
-    lens = lens.astype(np.int64)
-    source = np.repeat(np.arange(codes.size), lens)
-    first_out = np.cumsum(lens) - lens
-    within = np.arange(source.size) - np.repeat(first_out, lens)
-    return table.flat[np.repeat(table.start[codes], lens) + within], source
+    keep = np.flatnonzero(lens)
+    out = table.single[codes[keep]]
+    multi = np.flatnonzero(lens > 1)
+    if multi.size == 0:
+        return out, keep
+    # A few characters expand (⑪ -> 11, ㎞ -> km): ``single`` holds their first key character; insert the
+    # rest right after it.
+    extra = lens[multi].astype(np.int64) - 1
+    at = np.repeat(np.searchsorted(keep, multi) + 1, extra)
+    first_extra = np.repeat(table.start[codes[multi]] + 1, extra)
+    within = np.arange(extra.sum()) - np.repeat(np.cumsum(extra) - extra, extra)
+    return np.insert(out, at, table.flat[first_extra + within]), np.insert(keep, at, np.repeat(multi, extra))
 
 
 def key(text: str) -> str:

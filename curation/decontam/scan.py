@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from curation.decontam.index import ItemIndex, gram_hashes
 from curation.decontam.params import DecontamParams
@@ -42,21 +44,32 @@ class Candidate:
     hits: int
 
 
-def find_candidates(texts: Sequence[str], index: ItemIndex, params: DecontamParams):
-    """Key a batch of documents as one array, hash every ``stride``-th gram, probe the index.
+def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
+    """A parquet text column as one string (straight from Arrow's UTF-8 buffer, no string per row) and the
+    start of each row in it (``len + 1`` entries)."""
+    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if arr.null_count:
+        arr = pc.fill_null(arr, "")
+    lengths = pc.utf8_length(arr).to_numpy(zero_copy_only=False).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    offsets = np.frombuffer(arr.buffers()[1], dtype=width)[arr.offset : arr.offset + len(arr) + 1]
+    if len(arr) == 0:
+        return "", starts
+    data = memoryview(arr.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
+    return str(data, "utf-8"), starts
 
-    Returns the candidates, the batch's key codes with their source offsets, and per document the start of
-    its text in the joined batch and of its key in the key array.
-    """
-    joined = "".join(texts)
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    text_starts = np.concatenate([[0], np.cumsum(lengths)])
+
+def find_candidates(joined: str, text_starts: np.ndarray, index: ItemIndex, params: DecontamParams):
+    """Key a batch of documents (joined into one string) as one array, hash every ``stride``-th gram and
+    probe the index. Returns the candidates, the key codes with their source offsets in ``joined``, and
+    per document the start of its key."""
     codes, source = key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
     key_starts = np.searchsorted(source, text_starts)
     hashes = gram_hashes(codes, params.ngram, params.stride)
     positions, items = index.probe(hashes)
     if positions.size == 0:
-        return [], codes, source, text_starts, key_starts
+        return [], codes, source, key_starts
     starts = positions * params.stride
     docs = np.searchsorted(key_starts, starts, side="right") - 1
     inside = starts + params.ngram <= key_starts[docs + 1]
@@ -68,11 +81,12 @@ def find_candidates(texts: Sequence[str], index: ItemIndex, params: DecontamPara
         Candidate(int(p // len(index.items)), int(p % len(index.items)), int(c))
         for p, c in zip(uniq[chosen], counts[chosen])
     ]
-    return candidates, codes, source, text_starts, key_starts
+    return candidates, codes, source, key_starts
 
 
-def scan_texts(
-    texts: Sequence[str],
+def scan_joined(
+    joined: str,
+    text_starts: np.ndarray,
     ids: Sequence[str | None],
     urls: Sequence[str | None],
     index: ItemIndex,
@@ -80,7 +94,7 @@ def scan_texts(
     shard: str = "",
     first_row: int = 0,
 ) -> list[Hit]:
-    candidates, codes, source, text_starts, key_starts = find_candidates(texts, index, params)
+    candidates, codes, source, key_starts = find_candidates(joined, text_starts, index, params)
     hits = []
     for cand in candidates:
         k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
@@ -92,7 +106,7 @@ def scan_texts(
         offsets = source[k0:k1] - text_starts[cand.doc]
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
-        text = texts[cand.doc]
+        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
         hits.append(Hit(
             item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
             match.source_overlap, match.score, match.stem_similarity, match.options_found,
@@ -101,21 +115,28 @@ def scan_texts(
     return hits
 
 
+def scan_texts(texts: Sequence[str], index: ItemIndex, params: DecontamParams,
+               ids: Sequence[str | None] | None = None, urls: Sequence[str | None] | None = None) -> list[Hit]:
+    """Hits among in-memory documents (row numbers are positions in ``texts``)."""
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    none = [None] * len(texts)
+    return scan_joined("".join(texts), starts, ids or none, urls or none, index, params)
+
+
 def scan_shard(path_or_url: str, index: ItemIndex, params: DecontamParams) -> list[Hit]:
     """Every hit of the index's items in one parquet shard (pure: reads the shard, returns hits)."""
     hits: list[Hit] = []
     row = 0
     for batch in iter_batches(path_or_url, params.batch_rows):
         n = batch.num_rows
-        texts = [t or "" for t in batch.column("text").to_pylist()]
+        joined, starts = batch_text(batch.column("text"))
         names = batch.schema.names
         ids = batch.column("id").to_pylist() if "id" in names else [None] * n
         urls = batch.column("url").to_pylist() if "url" in names else [None] * n
-        hits.extend(scan_texts(texts, ids, urls, index, params, path_or_url, row))
+        hits.extend(scan_joined(joined, starts, ids, urls, index, params, path_or_url, row))
         row += n
     return hits
-
-
 def scan_shards(urls: Sequence[str], index: ItemIndex, params: DecontamParams, workers: int = 1) -> list[Hit]:
     """Scan shards in parallel over local processes (``workers`` = 1 scans in this process)."""
     if workers <= 1 or len(urls) <= 1:

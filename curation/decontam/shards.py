@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
+from fsspec.implementations.local import LocalFileSystem
 
 from curation.errors import InputError
 
@@ -48,13 +49,24 @@ def list_shards(paths: Sequence[str]) -> list[Shard]:
     return shards
 
 
+@contextlib.contextmanager
+def open_parquet(url: str) -> Iterator[pq.ParquetFile]:
+    """Open a shard: local files natively, anything else through fsspec. (No memory map: mapped pages would
+    count as resident memory growing with the shard.)"""
+    fs, path = url_to_fs(url)
+    try:
+        if isinstance(fs, LocalFileSystem):
+            yield pq.ParquetFile(path)
+            return
+        with fs.open(path, "rb") as handle:
+            yield pq.ParquetFile(handle)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{url}: not a readable parquet file ({exc})") from exc
+
+
 def iter_batches(url: str, batch_rows: int, columns: Sequence[str] | None = SCAN_COLUMNS) -> Iterator[pa.RecordBatch]:
     """Stream a shard batch by batch, one row group at a time (memory stays bounded by the row group)."""
-    with fsspec.open(url, "rb") as handle:
-        try:
-            pf = pq.ParquetFile(handle)
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise InputError(f"{url}: not a readable parquet file ({exc})") from exc
+    with open_parquet(url) as pf:
         names = set(pf.schema_arrow.names)
         if "text" not in names:
             raise InputError(f"{url}: no 'text' column (columns: {sorted(names)}); expected FineWeb2's schema")
@@ -64,5 +76,5 @@ def iter_batches(url: str, batch_rows: int, columns: Sequence[str] | None = SCAN
 
 
 def shard_rows(url: str) -> int:
-    with fsspec.open(url, "rb") as handle:
-        return pq.ParquetFile(handle).metadata.num_rows
+    with open_parquet(url) as pf:
+        return pf.metadata.num_rows
