@@ -45,6 +45,25 @@ def sample_record(license: str, subject: str, number: int, answer: list[int], op
     }
 
 
+def scored(release: Path, tmp_path: Path, model: str, predictions: dict[str, int | None], *extra: str) -> Path:
+    """A result folder made by `kmmlu eval score`: every item not in ``predictions`` answered right."""
+    from typer.testing import CliRunner
+
+    from curation.cli import app
+    from curation.evaluate.dataset import load_release
+
+    items = load_release(release).items
+    lines = [{"id": item.id, "prediction": predictions.get(item.id, item.answer[0])} for item in items]
+    name = hashlib.sha256(model.encode()).hexdigest()[:10]
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    out = tmp_path / "results" / name
+    result = CliRunner().invoke(app, ["eval", "score", "--release", str(release), "--predictions", str(path),
+                                      "--out", str(out), "--model", model, *extra], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out
+
+
 def write_release(root: Path, records: list[dict], version: str = "2026.1") -> Path:
     """``root/kmmlu-pro-VERSION/`` with one parquet per licence, a manifest with every file's sha256, a card."""
     folder = root / f"kmmlu-pro-{version}"
@@ -93,10 +112,9 @@ CHAT_TEMPLATE = (
 
 def tiny_causal_lm(folder: Path) -> Path:
     """A byte-level BPE tokenizer trained on a few Korean lines and a 2-layer Llama with random weights."""
+    import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    import torch
 
     corpus = [
         "다음 객관식 문제를 단계적으로 생각하여 풀이한 뒤 답하세요. 정답: A",

@@ -6,17 +6,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from evalsupport import sample_release, tiny_causal_lm
 from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.evaluate.dataset import file_sha256, load_release
-from evalsupport import sample_release, tiny_causal_lm
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -37,6 +38,10 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import torch
+
+    # A 0.5 MB model gains nothing from a second thread, and on a busy machine thread spin-waits cost 10x.
+    torch.set_num_threads(1)
     return tiny_causal_lm(tmp_path_factory.mktemp("models") / "tiny-llama")
 
 
@@ -49,12 +54,13 @@ def read_jsonl(path: Path) -> list[dict]:
 
 def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "hf"
-    args = ("eval", "run", "--release", str(release), "--model", str(tiny_model), "--backend", "hf",
+    model = Path(shutil.copytree(tiny_model, tmp_path / "model"))
+    args = ("eval", "run", "--release", str(release), "--model", str(model), "--backend", "hf",
             "--batch-size", "4", "--max-new-tokens", "6", "--seed", "7", "--out", str(out))
     output = invoke(*args)
     assert "12 requests sent, 0 responses from the cache" in output
     run = json.loads((out / "run.json").read_text())
-    assert run["model"] == str(tiny_model) and run["backend"] == "hf" and run["seed"] == 7
+    assert run["model"] == str(model) and run["backend"] == "hf" and run["seed"] == 7
     assert run["prompt_id"] == "zs-cot-v1-ko" and run["scoring_version"] and run["extract_version"]
     assert run["manifest_sha256"] == file_sha256(release / "manifest.json")
     assert "device=cpu dtype=float32 batch_size=4" == run["backend_detail"]
@@ -67,7 +73,8 @@ def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) 
     assert (out / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "accuracy.png" in (out / "report.md").read_text()
 
-    # a re-run answers everything from the cache and gives the same predictions
+    # a re-run answers everything from the cache and gives the same predictions, without loading the model
+    (model / "model.safetensors").unlink()
     again = invoke(*args)
     assert "0 requests sent, 12 responses from the cache" in again
     assert read_jsonl(out / "predictions.jsonl") == predictions
@@ -81,8 +88,8 @@ def test_hf_batching_with_left_padding_matches_one_by_one(release: Path, tiny_mo
     items = load_release(release).items[:6]
     requests = [Request(item.id, tuple(PromptSpec("en").messages(item))) for item in items]
     settings = GenerationSettings(max_new_tokens=5)
-    batched = {r.item_id: resp.text for r, resp in HFBackend(str(tiny_model), settings, batch_size=6).generate(requests)}
-    single = {r.item_id: resp.text for r, resp in HFBackend(str(tiny_model), settings, batch_size=1).generate(requests)}
+    batched = {r.item_id: out.text for r, out in HFBackend(str(tiny_model), settings, batch_size=6).generate(requests)}
+    single = {r.item_id: out.text for r, out in HFBackend(str(tiny_model), settings, batch_size=1).generate(requests)}
     assert batched == single
     assert len({len(PromptSpec("en").render(item)) for item in items}) > 1  # the batch really needed padding
 
@@ -276,6 +283,12 @@ def test_serve_vllm_starts_waits_and_stops(release: Path, tmp_path: Path, monkey
         os.kill(pid, 0)  # stopped after the run (and reaped: no zombie left)
     run = json.loads((out / "run.json").read_text())
     assert run["backend_detail"].startswith("base_url=http://127.0.0.1:")
+
+    # everything is cached now: a re-run does not start the server at all
+    pidfile.unlink()
+    output = invoke("eval", "run", "--release", str(release), "--model", "org/model-7b", "--backend", "openai",
+                    "--serve", "vllm", "--license", "cpa", "--out", str(out))
+    assert "0 requests sent, 4 responses from the cache" in output and not pidfile.exists()
 
 
 def test_serve_vllm_reports_a_server_that_dies(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Optional
@@ -14,6 +15,9 @@ from rich.table import Table
 
 from curation.cli import app, console
 from curation.errors import InputError
+from curation.evaluate.backends import Backend, GenerationSettings
+from curation.evaluate.backends.openai import OpenAIBackend
+from curation.evaluate.backends.serve import serve_vllm
 from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
 from curation.evaluate.extract import EXTRACT_VERSION
@@ -44,11 +48,19 @@ def _print_summary(summary: Summary, out: Path) -> None:
 
 @contextlib.contextmanager
 def _openai_backend(
-    model: str, base_url: Optional[str], serve: Optional[str], serve_args: list[str], out: Path, settings, options: dict
-) -> Iterator[object]:
-    from curation.evaluate.backends.openai import OpenAIBackend
-    from curation.evaluate.backends.serve import serve_vllm
-
+    model: str,
+    settings: GenerationSettings,
+    out: Path,
+    *,
+    base_url: Optional[str],
+    serve: Optional[str],
+    serve_args: list[str],
+    api_key: Optional[str],
+    concurrency: int,
+    rate_limit: Optional[float],
+    max_retries: int,
+) -> Iterator[OpenAIBackend]:
+    """The backend for ``--base-url``, or for a ``vllm serve`` started here and stopped on exit."""
     if serve not in (None, "vllm"):
         raise InputError(f"--serve {serve!r}: only 'vllm' can be started; or pass --base-url of a running server")
     with contextlib.ExitStack() as stack:
@@ -57,7 +69,10 @@ def _openai_backend(
             base_url = stack.enter_context(serve_vllm(model, log_path=out / "vllm.log", extra_args=serve_args))
         if not base_url:
             raise InputError("--backend openai needs --base-url URL (e.g. http://127.0.0.1:8000/v1) or --serve vllm")
-        backend = OpenAIBackend(base_url, model, settings, **options)
+        backend = OpenAIBackend(
+            base_url, model, settings, api_key=api_key, concurrency=concurrency, rate_limit=rate_limit,
+            max_retries=max_retries,
+        )
         stack.callback(backend.close)
         yield backend
 
@@ -89,8 +104,6 @@ def run_cmd(
     cache_path: Optional[Path] = typer.Option(None, "--cache", help="Response cache (default OUT/cache.sqlite)."),
 ) -> None:
     """Run a model on a release with the paper's zero-shot CoT protocol, then score it."""
-    from curation.evaluate.backends import GenerationSettings
-
     if backend not in ("hf", "openai"):
         raise InputError(f"--backend {backend!r}: use hf or openai")
     if prompt not in LANGUAGES:
@@ -108,20 +121,25 @@ def run_cmd(
     )
     out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
-        if backend == "hf":
+        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
+        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
+        pending = len(items) - len(cache.get_many(key, [item.id for item in items]))
+        engine: Backend | None = None
+        detail = f"all {len(items)} responses from the cache"
+        # Nothing to ask: no model is loaded and no server started.
+        if pending and backend == "hf":
             from curation.evaluate.backends.hf import HFBackend
 
             engine = HFBackend(model, settings, batch_size=batch_size, device=device, dtype=dtype)
             detail = f"device={engine.device} dtype={engine.dtype} batch_size={batch_size}"
-        else:
-            options = dict(
+        elif pending:
+            client = stack.enter_context(_openai_backend(
+                model, settings, out, base_url=base_url, serve=serve, serve_args=serve_args,
                 api_key=os.environ.get(api_key_env), concurrency=concurrency, rate_limit=rate_limit,
                 max_retries=max_retries,
-            )
-            engine = stack.enter_context(_openai_backend(model, base_url, serve, serve_args, out, settings, options))
-            detail = f"base_url={engine.url.removesuffix('/chat/completions')} concurrency={concurrency}"
-        cache = stack.enter_context(ResponseCache(cache_path or out / "cache.sqlite"))
-        key = RunKey(model=model, backend=backend, prompt=spec.id, settings=settings.fingerprint())
+            ))
+            engine = client
+            detail = f"base_url={client.url.removesuffix('/chat/completions')} concurrency={concurrency}"
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
         ) as progress:
@@ -131,7 +149,7 @@ def run_cmd(
     meta = ResultMeta(
         model=model, backend=backend, prompt_version=PROMPT_VERSION, prompt_id=spec.id, language=prompt,
         hide_stem=hide_stem, extract_version=EXTRACT_VERSION, scoring_version=SCORING_VERSION, seed=seed,
-        settings=settings.__dict__, backend_detail=detail, release=data.name, release_path=str(data.path),
+        settings=asdict(settings), backend_detail=detail, release=data.name, release_path=str(data.path),
         manifest_sha256=data.manifest_sha256, items=len(items), cached=outcome.cached, requested=outcome.requested,
         started_at=started, finished_at=_now(),
     )
@@ -147,6 +165,7 @@ def score_cmd(
     out: Path = typer.Option(..., "--out", help="Result folder to write."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name to record (default: the file's stem)."),
     prompt_version: str = typer.Option("unknown", "--prompt-version", help="Prompt version the predictions used."),
+    hide_stem: bool = typer.Option(False, "--hide-stem", help="The predictions came from options-only prompts."),
 ) -> None:
     """Score a predictions file against a release with the official pass rules."""
     data = load_release(release)
@@ -160,7 +179,7 @@ def score_cmd(
         records.append(record)
     card = score(data.items, preds)
     meta = ResultMeta(
-        model=model or predictions.stem, backend="predictions", prompt_version=prompt_version,
+        model=model or predictions.stem, backend="predictions", prompt_version=prompt_version, hide_stem=hide_stem,
         scoring_version=SCORING_VERSION, release=data.name, release_path=str(data.path),
         manifest_sha256=data.manifest_sha256, items=card.scored, finished_at=_now(),
     )
@@ -170,3 +189,40 @@ def score_cmd(
     if card.not_in_release:
         console.print(f"{len(card.not_in_release)} predictions are for items not in the release: not counted")
     _print_summary(summary, out)
+
+
+@eval_app.command("diagnose")
+def diagnose_cmd(
+    results: list[Path] = typer.Argument(..., help="Result folders of one release (eval run --out)."),
+    release: Path = typer.Option(..., "--release", help="The release those results were computed on."),
+    out: Path = typer.Option(..., "--out", help="JSONL of flagged items, for `kmmlu review push --items`."),
+    min_models: int = typer.Option(2, "--min-models", min=1, help="Models needed to call a key suspect."),
+) -> None:
+    """Flag suspect keys, unsolved items and options that leak the answer, across several runs."""
+    from curation.evaluate.diagnostics import OPTIONS_LEAK, SUSPECT_KEY, UNSOLVED, diagnose, write_findings
+    from curation.evaluate.report import load_result
+
+    data = load_release(release)
+    loaded = [load_result(folder) for folder in results]
+    findings = diagnose(data.items, loaded, data.manifest_sha256, min_models=min_models)
+    write_findings(out, findings)
+    table = Table(title=f"{len(findings)} items flagged across {len(loaded)} runs")
+    table.add_column("flag")
+    table.add_column("items", justify="right")
+    for flag in (SUSPECT_KEY, UNSOLVED, OPTIONS_LEAK):
+        table.add_row(flag, str(sum(1 for f in findings if flag in f.flags)))
+    console.print(table)
+    console.print(f"wrote {out}; send to review with: kmmlu review push --items {out}")
+
+
+@eval_app.command("leaderboard")
+def leaderboard_cmd(
+    results: list[Path] = typer.Argument(..., help="Result folders (eval run --out)."),
+    out: Path = typer.Option(Path("site"), "--out", help="Folder for the static site."),
+) -> None:
+    """Write a static HTML leaderboard (one index.html, no server needed)."""
+    from curation.evaluate.leaderboard import write_site
+    from curation.evaluate.report import load_result
+
+    page = write_site([load_result(folder) for folder in results], out)
+    console.print(f"wrote {page} ({len(results)} models); open it in a browser, no server needed")

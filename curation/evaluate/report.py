@@ -146,7 +146,10 @@ def load_result(folder: str | Path) -> Result:
 
 
 def write_chart(path: Path, summary: Summary) -> None:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise InputError(f"the report chart needs matplotlib: pip install -e '.[eval]' ({exc})") from exc
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -164,7 +167,8 @@ def write_chart(path: Path, summary: Summary) -> None:
         ax.text(lic.accuracy * 100 + 1, y, f"{lic.accuracy:.1%}", va="center", fontsize=8)
     ax.set_yticks(list(positions), names)
     ax.invert_yaxis()
-    ax.set_xlim(0, 100)
+    ax.set_xlim(0, 112)
+    ax.set_xticks(range(0, 101, 20))
     ax.set_xlabel("accuracy (%); black tick = pass line; green = passed, red = failed")
     ax.set_title(f"{summary.run.model} on {summary.run.release}", fontsize=10)
     fig.tight_layout()

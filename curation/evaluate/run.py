@@ -62,19 +62,23 @@ def predict(item: Item, response: Response) -> Prediction:
 
 def evaluate(
     items: Sequence[Item],
-    backend: Backend,
+    backend: Backend | None,
     cache: ResponseCache,
     key: RunKey,
     prompt: PromptSpec,
     on_response: Callable[[int], None] | None = None,
 ) -> EvalOutcome:
-    """Predictions for ``items`` in their order; ``on_response(n)`` is told of each n responses ready."""
+    """Predictions for ``items`` in their order; ``on_response(n)`` is told of each n responses ready.
+
+    ``backend`` may be ``None`` when the cache holds every response."""
     responses = cache.get_many(key, [item.id for item in items])
     if on_response and responses:
         on_response(len(responses))
     cached = len(responses)
     todo = [Request(item.id, tuple(prompt.messages(item))) for item in items if item.id not in responses]
-    for request, response in backend.generate(todo) if todo else ():
+    if todo and backend is None:
+        raise ValueError(f"{len(todo)} items have no cached response and no backend was given")
+    for request, response in backend.generate(todo) if todo and backend else ():
         cache.put(key, request.item_id, response)
         responses[request.item_id] = response
         if on_response:

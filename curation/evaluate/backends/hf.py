@@ -8,7 +8,7 @@ With a thinking budget, generation runs in two phases (budget forcing): the mode
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from curation.errors import InputError
 from curation.evaluate.backends import GenerationSettings, Request, Response
@@ -27,28 +27,52 @@ class HFBackend:
         dtype: str | None = None,
         think_end: str = "</think>",
     ):
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        try:
+            import torch
+        except ImportError as exc:
+            raise InputError(f"--backend hf needs torch and transformers: pip install -e '.[eval]' ({exc})") from exc
 
         self._torch = torch
+        self.model_name = model
         self.settings = settings
         self.batch_size = batch_size
         self.think_end = think_end
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        torch_dtype = getattr(torch, dtype) if dtype else (torch.bfloat16 if self.device.startswith("cuda") else torch.float32)
-        self.dtype = str(torch_dtype).removeprefix("torch.")
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(model)
-            self.model = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype).to(self.device).eval()
-        except (OSError, ValueError) as exc:
-            raise InputError(f"model {model!r} could not be loaded with transformers: {exc}") from exc
-        self.tokenizer.padding_side = "left"
-        if self.tokenizer.pad_token is None:
-            self.tokenizer.pad_token = self.tokenizer.eos_token
-        eos = self.model.generation_config.eos_token_id
-        if eos is None:
-            eos = self.tokenizer.eos_token_id
-        self._eos_ids = set(eos if isinstance(eos, list) else [eos])
+        default = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
+        self._torch_dtype = getattr(torch, dtype) if dtype else default
+        self.dtype = str(self._torch_dtype).removeprefix("torch.")
+        self._loaded: tuple[Any, Any] | None = None
+
+    def _load(self) -> tuple[Any, Any]:
+        """Loads on first use, so a run answered wholly from the cache never loads the weights."""
+        if self._loaded is None:
+            try:
+                from transformers import AutoModelForCausalLM, AutoTokenizer
+            except ImportError as exc:
+                raise InputError(f"--backend hf needs transformers: pip install -e '.[eval]' ({exc})") from exc
+            try:
+                tokenizer = AutoTokenizer.from_pretrained(self.model_name)
+                model = AutoModelForCausalLM.from_pretrained(self.model_name, dtype=self._torch_dtype)
+            except (OSError, ValueError) as exc:
+                raise InputError(f"model {self.model_name!r} could not be loaded with transformers: {exc}") from exc
+            model = model.to(self.device).eval()
+            tokenizer.padding_side = "left"
+            if tokenizer.pad_token is None:
+                tokenizer.pad_token = tokenizer.eos_token
+            eos = model.generation_config.eos_token_id
+            if eos is None:
+                eos = tokenizer.eos_token_id
+            self._eos_ids = set(eos if isinstance(eos, list) else [eos])
+            self._loaded = (model, tokenizer)
+        return self._loaded
+
+    @property
+    def model(self) -> Any:
+        return self._load()[0]
+
+    @property
+    def tokenizer(self) -> Any:
+        return self._load()[1]
 
     def render(self, request: Request) -> str:
         messages = list(request.messages)
@@ -81,7 +105,8 @@ class HFBackend:
                 thought = first[i][0]
                 closing = "" if self.think_end in thought else f"\n{self.think_end}\n\n"
                 continuations.append(thought + closing)
-            second = self._generate([texts[i] + continuations[n] for n, i in enumerate(pending)], self.settings.max_new_tokens)
+            prompts = [texts[i] + continuations[n] for n, i in enumerate(pending)]
+            second = self._generate(prompts, self.settings.max_new_tokens)
             for n, i in enumerate(pending):
                 results[i] = (continuations[n] + second[n][0], second[n][1])
         return results

@@ -128,6 +128,8 @@ def _parse(reply: httpx.Response, request: Request) -> Response:
         choice = reply.json()["choices"][0]
         message = choice["message"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
-        raise FetchError(f"{reply.url}: item {request.item_id}: not an OpenAI chat completion: {reply.text[:200]}") from exc
+        raise FetchError(
+            f"{reply.url}: item {request.item_id}: not an OpenAI chat completion: {reply.text[:200]}"
+        ) from exc
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     return Response(text=message.get("content") or "", reasoning=reasoning, finish_reason=choice.get("finish_reason"))

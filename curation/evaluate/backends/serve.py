@@ -36,7 +36,9 @@ def wait_healthy(url: str, process: subprocess.Popen, log_path: Path, timeout: f
     while time.monotonic() < deadline:
         code = process.poll()
         if code is not None:
-            raise FetchError(f"vllm serve exited with code {code} before it was healthy; log {log_path}:\n{_tail(log_path)}")
+            raise FetchError(
+                f"vllm serve exited with code {code} before it was healthy; log {log_path}:\n{_tail(log_path)}"
+            )
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(url, timeout=5.0).status_code == 200:
                 return
@@ -71,7 +73,9 @@ def serve_vllm(
     """Yields the base URL (``http://HOST:PORT/v1``) of a healthy ``vllm serve`` of ``model``."""
     binary = shutil.which(executable)
     if binary is None:
-        raise InputError(f"--serve vllm: no {executable!r} on PATH; install vllm, or start a server and pass --base-url")
+        raise InputError(
+            f"--serve vllm: no {executable!r} on PATH; install vllm, or start a server and pass --base-url"
+        )
     port = port or free_port(host)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     command = [binary, "serve", model, "--host", host, "--port", str(port), *extra_args]
