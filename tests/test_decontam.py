@@ -70,11 +70,15 @@ def corpus(tmp_path_factory):
         item = items[i]
         if i in stem_only:
             snippet, kind = f"{n + 1}. {item.question}", "stem"
-        elif n % 3 == 0:
+        elif n % 4 == 0:
             snippet, kind = render(item, n + 1, "circled"), "verbatim"
-        elif n % 3 == 1:
+        elif n % 4 == 1:
             perm = rng.sample(range(len(item.options)), len(item.options))
             snippet, kind = render(item, n + 1, STYLES[n % 3], perm), "reordered"
+        elif n % 4 == 2:
+            # a page that lost one option still gives the item away
+            perm = rng.sample(range(len(item.options)), len(item.options) - 1)
+            snippet, kind = render(item, n + 1, "digits", perm), "option dropped"
         else:
             perm = rng.sample(range(len(item.options)), len(item.options))
             snippet, kind = perturb(render(item, n + 1, rng.choice(STYLES), perm), rng, 0.02), "edited"
@@ -107,7 +111,7 @@ def test_recall_on_planted_items_and_no_false_flags(corpus, result):
     recall = len(found) / len(planted)
     missed = sorted(set(planted) - set(found))
     assert recall >= 0.98, f"recall {recall:.3f}; missed {[(m, kinds[m]) for m in missed]}"
-    for kind in ("verbatim", "reordered", "edited"):
+    for kind in ("verbatim", "reordered", "edited", "option dropped"):
         assert any(kinds[i] == kind for i in found)
     # zero contaminated flags from the clean web text, and none for items that were never planted
     assert not [h for h in res.hits if h.contaminated and "/clean/" in h.shard]

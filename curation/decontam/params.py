@@ -21,19 +21,21 @@ class DecontamParams:
     Verification aligns the question and each option inside the candidate document. A part is found when
     its alignment similarity reaches ``stem_threshold`` / ``option_threshold``; options shorter than
     ``short_option`` key characters must appear exactly, right after the question. Contaminated: question
-    found and at least ``option_fraction`` of the options, with ``min_match_chars`` key characters matched
-    in all. Source overlap: not contaminated, but ``min_overlap_chars`` key characters of the item found.
+    found, at least ``option_fraction`` of the options found, ``min_match_chars`` key characters matched in
+    all, and the parts found matching at ``item_threshold`` or more on average (weighted by length). Source
+    overlap: not contaminated, but ``min_overlap_chars`` key characters of the item found.
 
-    The question threshold is high because real items share long boilerplate: KMMLU's O/X-grid items
+    The whole-item threshold matters because real items share long boilerplate: KMMLU's O/X-grid items
     ("...에 대한 설명으로 옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?") differ only in a few words of
-    the question and align at 0.81 with each other; a 2% re-typing of a question stays above 0.95.
+    the question, and one such item scores 0.79 on another's page; a 2% re-typing scores above 0.95.
     """
 
     ngram: int = 13
     stride: int = 4
     min_hits: int = 3
     max_item_df: int = 8
-    stem_threshold: float = 0.90
+    stem_threshold: float = 0.80
+    item_threshold: float = 0.90
     option_threshold: float = 0.85
     option_fraction: float = 0.75
     short_option: int = 6
@@ -48,7 +50,7 @@ class DecontamParams:
     def fingerprint(self) -> str:
         return (
             f"{METHOD_VERSION}_{KEY_VERSION}_ng{self.ngram}_st{self.stride}_h{self.min_hits}"
-            f"_df{self.max_item_df}_s{self.stem_threshold:g}_o{self.option_threshold:g}"
+            f"_df{self.max_item_df}_s{self.stem_threshold:g}_i{self.item_threshold:g}_o{self.option_threshold:g}"
             f"_f{self.option_fraction:g}_so{self.short_option}_m{self.min_match_chars}_ov{self.min_overlap_chars}"
         )
 

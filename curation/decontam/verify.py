@@ -72,7 +72,7 @@ def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams
 
 def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> Match:
     options = _options_after(item, doc, stem, params) if item.options else []
-    stem_found = stem.similarity >= params.stem_threshold and len(item.stem) > 0
+    stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
         o for o, text in zip(options, item.options)
         if o.similarity >= (1.0 if len(text) < params.short_option else params.option_threshold)
@@ -85,7 +85,15 @@ def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> 
         len(text) for o, text in zip(options, item.options) if o in found
     )
     needed = math.ceil(params.option_fraction * len(item.options))
-    contaminated = stem_found and len(found) >= needed and matched_chars >= params.min_match_chars
+    # how well the parts that are there match (a page may drop an option: option_fraction allows it)
+    present = [(len(item.stem), stem.similarity)] + [
+        (len(text), o.similarity) for o, text in zip(options, item.options) if o in found
+    ]
+    closeness = sum(w * sim for w, sim in present) / (sum(w for w, _ in present) or 1)
+    contaminated = (
+        stem_found and len(found) >= needed and matched_chars >= params.min_match_chars
+        and closeness >= params.item_threshold
+    )
     spans = ([stem] if stem_found else []) + found
     start = min((p.start for p in spans), default=stem.start)
     end = max((p.end for p in spans), default=stem.end)
