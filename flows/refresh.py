@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from prefect import flow, task, unmapped
-from prefect.cache_policies import INPUTS, TASK_SOURCE
 
 from curation.catalog import load_catalog
 from curation.dedup import DedupParams, entries_from, find_duplicates
@@ -21,16 +20,15 @@ from curation.decontam.scan import scan_shard, scan_shards
 from curation.decontam.shards import list_shards, shard_rows
 from curation.discover import Discoverer, Found, pair_keys
 from curation.errors import CurationError
-from curation.fetch import Fetcher, FetchPolicy, ManifestEntry, RawStore
+from curation.fetch import Fetcher, FetchPolicy, FetchResult, ManifestEntry, RawStore
 from curation.io import read_items, write_items, write_jsonl
 from curation.item import Item
 from curation.parse.paper import PARSER_VERSION, parse_paper
 from curation.parse.meta import PaperMeta
 from curation.keys import read_key
 from curation.rejects import Reject
+from flows.caching import CACHED, CACHED_WITH_OUTPUTS
 from flows.summary import StageSummary, publish
-
-CACHED = INPUTS + TASK_SOURCE
 
 
 @task(name="discover", retries=2, retry_delay_seconds=5)
@@ -40,12 +38,12 @@ def discover_task(year: int, licenses: list[str], catalog: str | None, raw: str)
 
 
 @task(name="fetch", retries=2, retry_delay_seconds=5)
-def fetch_task(url: str, license: str, year: int, raw: str, referer: str | None) -> ManifestEntry:
+def fetch_task(url: str, license: str, year: int, raw: str, referer: str | None) -> FetchResult:
     with Fetcher(Path(raw), FetchPolicy()) as fetcher:
-        return fetcher.fetch(url, license=license, year=year, referer=referer).entry
+        return fetcher.fetch(url, license=license, year=year, referer=referer)
 
 
-@task(name="parse", cache_policy=CACHED, persist_result=True)
+@task(name="parse", cache_policy=CACHED_WITH_OUTPUTS, persist_result=True)
 def parse_task(paper: str, paper_sha256: str, key: str | None, key_sha256: str | None, license: str, year: int,
                source_url: str, out_dir: str, parser_version: str) -> dict:
     """Parse one paper into ``out_dir`` (items, rejects, crops). Returns counts; a refused paper is a reject."""
@@ -111,20 +109,25 @@ def refresh_flow(year: int, licenses: list[str] | None = None, catalog: str | No
 
     found = discover_task(year, codes, catalog, raw)
     summaries.append(StageSummary.of("discover", found_in=0, out=len(found),
-                                     notes=f"{sum(f.new for f in found)} new, {sum(f.superseded for f in found)} superseded"))
+                                     notes=f"{sum(f.new and not f.superseded for f in found)} new, "
+                                           f"{sum(f.superseded for f in found)} provisional keys superseded"))
 
     wanted = [f for f in found if not f.superseded]
     futures = fetch_task.map([f.url for f in wanted], [f.license for f in wanted], [f.year for f in wanted],
                              unmapped(raw), [f.referer for f in wanted])
     entries: dict[str, ManifestEntry] = {}
     fetch_failures: dict[str, int] = {}
+    statuses: dict[str, int] = {}
     for f, future in zip(wanted, futures):
         try:
-            entries[f.url] = future.result()
+            result = future.result()
+            entries[f.url] = result.entry
+            statuses[result.status] = statuses.get(result.status, 0) + 1
         except Exception as exc:  # a failed download stops that paper, not the refresh
             fetch_failures[type(exc).__name__] = fetch_failures.get(type(exc).__name__, 0) + 1
             print(f"fetch failed: {f.url}: {exc}")
-    summaries.append(StageSummary.of("fetch", found_in=len(wanted), out=len(entries), rejected=fetch_failures))
+    summaries.append(StageSummary.of("fetch", found_in=len(wanted), out=len(entries), rejected=fetch_failures,
+                                     notes=", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))))
 
     pairs = pair_keys(wanted)
     jobs = []

@@ -247,8 +247,7 @@ def _save(doc: pymupdf.Document, path: Path) -> None:
     # no creation/modification dates: the same sample gives byte-identical files on every machine
     doc.set_metadata({"producer": "kmmlu-pro sample", "creator": "kmmlu-pro sample"})
     doc.save(buffer, garbage=4, deflate=True, no_new_id=True)
-    with atomic_write(path, "wb") as handle:
-        handle.write(buffer.getvalue())
+    _write_if_changed(path, buffer.getvalue())
 
 
 def build_sample(root: str | Path) -> SampleFiles:
@@ -298,8 +297,16 @@ def _write_board(folder: Path, rows: list[tuple], year: int) -> None:
 
 
 def _atomic_text(path: Path, text: str) -> None:
-    with atomic_write(path) as handle:
-        handle.write(text)
+    _write_if_changed(path, text.encode("utf-8"))
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Leave an identical file untouched: its modification time is what the board's server reports, so a
+    re-run is answered 304 Not Modified and nothing is downloaded again."""
+    if path.exists() and path.read_bytes() == data:
+        return
+    with atomic_write(path, "wb") as handle:
+        handle.write(data)
 
 
 _CLEAN_SENTENCES = [
@@ -343,5 +350,6 @@ def _write_web_shard(spec: dict, path: Path) -> None:
         "minhash_cluster_size": [1] * n,
         "top_langs": [json.dumps({"kor_Hang_score": 0.99})] * n,
     })
-    with atomic_write(path, "wb") as handle:
-        pq.write_table(table, handle, row_group_size=16)
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, row_group_size=16)
+    _write_if_changed(path, buffer.getvalue())
