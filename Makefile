@@ -5,7 +5,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | sha1sum | cut -c1-12)
 
-.PHONY: install system-deps test run bench clean
+PREFECT_PORT ?= 4200
+PREFECT_URL := http://127.0.0.1:$(PREFECT_PORT)/api
+PREFECT_ENV := PREFECT_HOME=$(CURDIR)/.prefect PREFECT_SERVER_ANALYTICS_ENABLED=false
+WORK ?= work
+
+.PHONY: install system-deps test run stop prefect-server prefect-ui bench clean
 
 install: $(STAMP)
 
@@ -26,6 +31,30 @@ system-deps:
 
 test: install
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m pytest -q
+
+# The main job: the whole pipeline on the bundled sample (outputs under $(WORK)/; servers left running for
+# reviewers and the Prefect UI; `make stop` stops them).
+run: install prefect-server
+	$(PREFECT_ENV) PREFECT_API_URL=$(PREFECT_URL) HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(VENV)/bin/kmmlu sample --work $(WORK)
+
+# A local Prefect server shared by every run (flows and distributed workers report to it; its UI shows them).
+prefect-server: install
+	@if ! $(PY) -c "import httpx,sys; sys.exit(httpx.get('$(PREFECT_URL)/health', timeout=2).status_code != 200)" 2>/dev/null; then \
+	  echo "starting the Prefect server on 127.0.0.1:$(PREFECT_PORT)"; \
+	  $(PREFECT_ENV) $(VENV)/bin/prefect server start --host 127.0.0.1 --port $(PREFECT_PORT) --background --analytics-off >/dev/null; \
+	  for i in $$(seq 1 120); do $(PY) -c "import httpx,sys; sys.exit(httpx.get('$(PREFECT_URL)/health', timeout=2).status_code != 200)" 2>/dev/null && break; sleep 1; done; \
+	fi
+
+prefect-ui: prefect-server
+	@echo "Prefect UI: http://127.0.0.1:$(PREFECT_PORT)"
+
+stop:
+	-$(PREFECT_ENV) $(VENV)/bin/prefect server stop
+
+bench: install
+	$(PY) bench/parse.py
+	$(PY) bench/decontam.py
+	$(PY) bench/eval.py --threads 1
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
