@@ -7,7 +7,9 @@ no download, parse or scan. Each stage's counts go into a Prefect artifact and t
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from prefect import flow, task, unmapped
 
@@ -99,9 +101,10 @@ def store_items(store: Path) -> list[Item]:
 
 
 @flow(name="refresh", log_prints=True)
-def refresh_flow(year: int, licenses: list[str] | None = None, catalog: str | None = None, web: list[str] | None = None,
+def refresh_flow(year: int | None = None, licenses: list[str] | None = None, catalog: str | None = None, web: list[str] | None = None,
                  raw: str = "raw", store: str = "data", distributed: bool = False,
                  workers: int = 2) -> list[StageSummary]:
+    year = year or datetime.now(ZoneInfo("Asia/Seoul")).year  # a scheduled run refreshes its own year
     cat = load_catalog(catalog)
     codes = licenses or [lic.code for lic in cat.kmmlu_pro]
     store_path = Path(store)
