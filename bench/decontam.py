@@ -209,7 +209,7 @@ def main() -> None:
             rss[name] = (int(before) / 1024, int(peak) / 1024)
 
     print(f"\n{len(docs):,} documents, {sum(mb) / len(docs) * 1000:.2f} KB of UTF-8 text each on average, "
-          f"{len(items)} items indexed ({index.hashes.size:,} grams), fingerprint {params.fingerprint()}\n")
+          f"{len(items)} items indexed ({index.grams:,} grams), fingerprint {params.fingerprint()}\n")
     print("| method | docs | CPU s | docs per CPU-second | MB per CPU-second | x datatrove |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, n, cpu_s, size in rows:

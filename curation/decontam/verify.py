@@ -54,20 +54,24 @@ def _find_exact(needle: str, hay: str, offset: int) -> _Part:
     return _Part(1.0, offset + at, offset + at + len(needle))
 
 
+def _exact_only(option: str, params: DecontamParams) -> bool:
+    """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
+    digits = sum(c.isdigit() for c in option)
+    return len(option) < params.short_option or digits * 2 >= len(option)
+
+
 def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> list[_Part]:
+    """Each option's best placement after the question (an edited question's alignment can end a few
+    characters late, inside the first option; never inside the question itself, which may quote numbers
+    or words that are also options)."""
     total = sum(len(o) for o in item.options)
-    lo = stem.start
+    lo = max(stem.start, stem.end - 8)
     hi = min(len(doc), stem.end + int(1.5 * total) + 10 * len(item.options) + 40)
     window = doc[lo:hi]
-    parts = []
-    # an edited question's alignment can end a few characters late, inside the first option
-    short_lo = max(stem.start, stem.end - 8)
-    for opt in item.options:
-        if len(opt) < params.short_option:
-            parts.append(_find_exact(opt, doc[short_lo:hi], short_lo))
-        else:
-            parts.append(_align(opt, window, lo))
-    return parts
+    return [
+        _find_exact(opt, window, lo) if _exact_only(opt, params) else _align(opt, window, lo)
+        for opt in item.options
+    ]
 
 
 def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> Match:
@@ -75,7 +79,7 @@ def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> 
     stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
         o for o, text in zip(options, item.options)
-        if o.similarity >= (1.0 if len(text) < params.short_option else params.option_threshold)
+        if o.similarity >= (1.0 if _exact_only(text, params) else params.option_threshold)
     ]
     weights = [len(item.stem)] + [len(o) for o in item.options]
     sims = [stem.similarity] + [o.similarity for o in options]
@@ -110,7 +114,7 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
     items). The better-scoring placement wins.
     """
     anchors = [_align(item.stem, doc, 0) if len(item.stem) >= params.short_option else _find_exact(item.stem, doc, 0)]
-    long_options = [o for o in item.options if len(o) >= params.short_option]
+    long_options = [o for o in item.options if not _exact_only(o, params)]
     if long_options:
         best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
         if best.similarity >= params.option_threshold:
