@@ -34,18 +34,12 @@ class GramHasher:
     def __init__(self, codes: np.ndarray, stride: int) -> None:
         self.codes = codes.astype(np.uint64)
         self.stride = stride
-        self._blocks = np.zeros(0, dtype=np.uint64)
-
-    def _blocks_upto(self, count: int) -> np.ndarray:
-        if self._blocks.size < count:
-            s = self.stride
-            blocks = np.zeros(count, dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                for i in range(s):
-                    blocks *= _BASE
-                    blocks += self.codes[i : i + (count - 1) * s + 1 : s]
-            self._blocks = blocks
-        return self._blocks
+        count = codes.size // stride  # every gram length needs at most these blocks
+        self.blocks = np.zeros(count, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for i in range(stride):
+                self.blocks *= _BASE
+                self.blocks += self.codes[i : i + (count - 1) * stride + 1 : stride] if count else 0
 
     def grams(self, n: int) -> np.ndarray:
         s, size = self.stride, self.codes.size
@@ -53,7 +47,7 @@ class GramHasher:
             return np.zeros(0, dtype=np.uint64)
         count = (size - n) // s + 1
         q, r = divmod(n, s)
-        blocks = self._blocks_upto(count + q - 1)
+        blocks = self.blocks
         step = _BASE ** np.uint64(s)
         h = np.zeros(count, dtype=np.uint64)
         with np.errstate(over="ignore"):

@@ -78,32 +78,32 @@ def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> 
     options = _options_after(item, doc, stem, params) if item.options else []
     stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
-        o for o, text in zip(options, item.options)
-        if o.similarity >= (1.0 if _exact_only(text, params) else params.option_threshold)
+        i for i, (part, text) in enumerate(zip(options, item.options))
+        if part.similarity >= (1.0 if _exact_only(text, params) else params.option_threshold)
     ]
     weights = [len(item.stem)] + [len(o) for o in item.options]
     sims = [stem.similarity] + [o.similarity for o in options]
-    total_weight = sum(weights) or 1
-    score = sum(w * s for w, s in zip(weights, sims)) / total_weight
-    matched_chars = (len(item.stem) if stem_found else 0) + sum(
-        len(text) for o, text in zip(options, item.options) if o in found
-    )
-    needed = math.ceil(params.option_fraction * len(item.options))
+    score = sum(w * s for w, s in zip(weights, sims)) / (sum(weights) or 1)
     # how well the parts that are there match (a page may drop an option: option_fraction allows it)
-    present = [(len(item.stem), stem.similarity)] + [
-        (len(text), o.similarity) for o, text in zip(options, item.options) if o in found
-    ]
+    present = [(len(item.stem), stem.similarity)] + [(len(item.options[i]), options[i].similarity) for i in found]
     closeness = sum(w * sim for w, sim in present) / (sum(w for w, _ in present) or 1)
+    matched_chars = (len(item.stem) if stem_found else 0) + sum(len(item.options[i]) for i in found)
     contaminated = (
-        stem_found and len(found) >= needed and matched_chars >= params.min_match_chars
+        stem_found
+        and len(found) >= math.ceil(params.option_fraction * len(item.options))
+        and matched_chars >= params.min_match_chars
         and closeness >= params.item_threshold
     )
-    spans = ([stem] if stem_found else []) + found
+    spans = ([stem] if stem_found else []) + [options[i] for i in found]
     start = min((p.start for p in spans), default=stem.start)
     end = max((p.end for p in spans), default=stem.end)
     overlap = not contaminated and matched_chars >= params.min_overlap_chars
     return Match(contaminated, overlap, round(score, 4), round(stem.similarity, 4), len(found),
                  len(item.options), start, end)
+
+
+def _place_stem(stem: str, hay: str, offset: int, params: DecontamParams) -> _Part:
+    return _align(stem, hay, offset) if len(stem) >= params.short_option else _find_exact(stem, hay, offset)
 
 
 def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
@@ -113,7 +113,7 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
     best-aligned long option (a page of past exam items repeats the same question wording for many
     items). The better-scoring placement wins.
     """
-    anchors = [_align(item.stem, doc, 0) if len(item.stem) >= params.short_option else _find_exact(item.stem, doc, 0)]
+    anchors = [_place_stem(item.stem, doc, 0, params)]
     long_options = [o for o in item.options if not _exact_only(o, params)]
     if long_options:
         best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
@@ -121,10 +121,6 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
             reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
             lo = max(0, best.start - reach)
             region = doc[lo : best.start + len(item.stem) // 4 + 1]
-            if region:
-                anchors.append(
-                    _align(item.stem, region, lo) if len(item.stem) >= params.short_option
-                    else _find_exact(item.stem, region, lo)
-                )
+            anchors.append(_place_stem(item.stem, region, lo, params))
     results = [_evaluate(item, doc, anchor, params) for anchor in anchors]
     return max(results, key=lambda m: (m.contaminated, m.score))
