@@ -214,11 +214,12 @@ def test_list_shards_errors_name_the_path(tmp_path):
 def test_cli_decontam(corpus, tmp_path):
     root, _, kinds = corpus
     cmd = [sys.executable, "-c", "from curation.cli import main; main()", "decontam", "--items",
-           str(root / "items.jsonl"), "--web", str(root / "planted"), "--out", str(tmp_path / "out")]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+           str(root / "items.jsonl"), "--out", str(tmp_path / "out"), "--web"]
+    clean = sorted(str(p) for p in (root / "clean").glob("*.parquet"))
+    done = subprocess.run(cmd + [str(root / "planted"), *clean], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["shards"] == 3
     assert summary["contaminated"] >= 0.98 * sum(k != "stem" for k in kinds.values())
-    bad = subprocess.run(cmd[:-4] + ["--web", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(cmd + [str(tmp_path / "nope")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "nope: no such file or folder" in bad.stderr
