@@ -16,6 +16,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -23,6 +24,7 @@ from conftest import realdata_path
 from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramHasher, gram_hashes
+from curation.decontam.scan import batch_text
 from curation.dedup import exact_key
 from curation.errors import InputError
 from curation.io import write_items
@@ -54,6 +56,14 @@ def test_sampled_gram_hashes_are_every_stride_th_gram():
             assert np.array_equal(gram_hashes(codes, n, stride), full[::stride])
         assert np.array_equal(hasher.grams(13), gram_hashes(codes, 13, 1)[::4])
         assert np.array_equal(hasher.grams(8), gram_hashes(codes, 8, 1)[::4])
+
+
+def test_batch_text_reads_arrow_buffers_with_nulls_and_slices():
+    texts = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝"]
+    for arr in (pa.array(texts), pa.array(texts, type=pa.large_string()), pa.array(["x", *texts])[1:],
+                pa.chunked_array([texts[:2], texts[2:]])):
+        joined, starts = batch_text(arr)
+        assert [joined[a:b] for a, b in zip(starts, starts[1:])] == [t or "" for t in texts]
 
 
 def test_cut_spans_merges_overlaps():
