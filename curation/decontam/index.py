@@ -165,7 +165,8 @@ class ItemIndex:
         short_items = np.flatnonzero(grams < params.short_item_grams)
         tables = [long]
         if short_items.size:
-            short = GramTable.build({int(i): parts[int(i)] for i in short_items}, params.short_ngram, params.max_item_df)
+            short_parts = {int(i): parts[int(i)] for i in short_items}
+            short = GramTable.build(short_parts, params.short_ngram, params.max_item_df)
             tables.append(short)
             grams[short_items] = np.bincount(short.item_of, minlength=len(keys))[short_items]
         # Few grams, few hits: one edit removes ngram of them. About one sampled hit per 8 strides of grams.
