@@ -8,7 +8,8 @@ reordered with another numbering style, or re-typed with 2% of its Hangul change
 
     PYTHONPATH=$PWD .venv/bin/python bench/decontam.py [--docs 40000]
 
-Prints a markdown table: CPU time is process time of one core, including parquet reading.
+Prints a markdown table: CPU time is the process time of one core (our scan includes reading the
+parquet shards), the best of --repeats runs for every method alike (the machine is shared).
 """
 
 from __future__ import annotations
@@ -97,6 +98,15 @@ def recall_by_edit_rate(base, items, index, params, rates=(0.0, 0.02, 0.05, 0.10
     return out
 
 
+def best_of(repeats, run):
+    """Run ``run() -> (result, cpu_seconds)`` ``repeats`` times; the last result and the least CPU time."""
+    cpu = []
+    for _ in range(repeats):
+        result, seconds = run()
+        cpu.append(seconds)
+    return result, min(cpu)
+
+
 def ours(shards, index, params):
     hits, cpu = [], 0.0
     for path, first in shards:
@@ -151,6 +161,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--datasketch-docs", type=int, default=150)
     parser.add_argument("--peer-docs", type=int, default=1500)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     from loguru import logger
     logger.remove()  # datatrove logs every step
@@ -163,7 +174,7 @@ def main() -> None:
         mb = [len(d.encode("utf-8")) / 1e6 for d in docs]
         index = ItemIndex.build(items, params)
 
-        hits, cpu = ours(shards, index, params)
+        hits, cpu = best_of(args.repeats, lambda: ours(shards, index, params))
         rows.append(("kmmlu decontam scan (keys, 13-gram probe every 4th position, alignment)", len(docs), cpu,
                      sum(mb)))
         wall = time.perf_counter()
@@ -179,14 +190,17 @@ def main() -> None:
         sample = docs[: args.peer_docs]
         sample_mb = sum(mb[: args.peer_docs])
         few = docs[: args.datasketch_docs]
+        def peer(fn, *a):
+            return best_of(args.repeats, lambda: (None, fn(*a)))[1]
+
         rows.append((f"datasketch 2.0.0 MinHash.update per shingle (char {SHINGLE}-grams, {PERMS} perm, affine32)",
-                     len(few), peer_datasketch(few, batch=False), sum(mb[: len(few)])))
-        rows.append(("datasketch 2.0.0 MinHash.update_batch", len(sample), peer_datasketch(sample, batch=True),
+                     len(few), peer(peer_datasketch, few, False), sum(mb[: len(few)])))
+        rows.append(("datasketch 2.0.0 MinHash.update_batch", len(sample), peer(peer_datasketch, sample, True),
                      sample_mb))
-        rows.append((f"rensa 0.5.0 RMinHash (char {SHINGLE}-grams, {PERMS} perm)", len(sample), peer_rensa(sample),
-                     sample_mb))
+        rows.append((f"rensa 0.5.0 RMinHash (char {SHINGLE}-grams, {PERMS} perm)", len(sample),
+                     peer(peer_rensa, sample), sample_mb))
         try:
-            dt_cpu = peer_datatrove(sample, root / "datatrove")
+            dt_cpu = peer(peer_datatrove, sample, root / "datatrove")
             rows.append(("datatrove 0.10.1 MinhashDedupSignature (kor_Hang: Kiwi word 5-grams, 14x8)",
                          len(sample), dt_cpu, sample_mb))
             datatrove_rate = len(sample) / dt_cpu
@@ -208,8 +222,9 @@ def main() -> None:
             before, peak, _ = out.stdout.split()
             rss[name] = (int(before) / 1024, int(peak) / 1024)
 
-    print(f"\n{len(docs):,} documents, {sum(mb) / len(docs) * 1000:.2f} KB of UTF-8 text each on average, "
-          f"{len(items)} items indexed ({index.hashes.size:,} grams), fingerprint {params.fingerprint()}\n")
+    print(f"\nbest of {args.repeats} runs; {len(docs):,} documents, "
+          f"{sum(mb) / len(docs) * 1000:.2f} KB of UTF-8 text each on average, "
+          f"{len(items)} items indexed ({index.grams:,} grams), fingerprint {params.fingerprint()}\n")
     print("| method | docs | CPU s | docs per CPU-second | MB per CPU-second | x datatrove |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, n, cpu_s, size in rows:

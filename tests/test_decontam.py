@@ -4,21 +4,27 @@ stem only."""
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import pickle
 import random
 import subprocess
 import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import realdata_path
-from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, scan_shard
+from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
-from curation.decontam.index import gram_hashes
+from curation.decontam.index import GramHasher, gram_hashes
+from curation.decontam.scan import batch_text
 from curation.dedup import exact_key
 from curation.errors import InputError
 from curation.io import write_items
@@ -42,9 +48,22 @@ def test_keys_ignore_spacing_punctuation_and_numbering():
 
 def test_sampled_gram_hashes_are_every_stride_th_gram():
     codes = codes_of(key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다"))
-    full = gram_hashes(codes, 13, 1)
-    assert np.array_equal(gram_hashes(codes, 13, 4), full[::4])
-    assert np.unique(full).size == full.size
+    for n in (8, 13):
+        full = gram_hashes(codes, n, 1)
+        assert np.unique(full).size == full.size
+        hasher = GramHasher(codes, 4)  # blocks shared between gram lengths
+        for stride in (2, 3, 4, 5):
+            assert np.array_equal(gram_hashes(codes, n, stride), full[::stride])
+        assert np.array_equal(hasher.grams(13), gram_hashes(codes, 13, 1)[::4])
+        assert np.array_equal(hasher.grams(8), gram_hashes(codes, 8, 1)[::4])
+
+
+def test_batch_text_reads_arrow_buffers_with_nulls_and_slices():
+    texts = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝"]
+    for arr in (pa.array(texts), pa.array(texts, type=pa.large_string()), pa.array(["x", *texts])[1:],
+                pa.chunked_array([texts[:2], texts[2:]])):
+        joined, starts = batch_text(arr)
+        assert [joined[a:b] for a, b in zip(starts, starts[1:])] == [t or "" for t in texts]
 
 
 def test_cut_spans_merges_overlaps():
@@ -52,38 +71,62 @@ def test_cut_spans_merges_overlaps():
     assert cut_spans("abc", []) == "abc"
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    """Shards: the clean real web text, and a copy of some of it with planted items."""
-    web = realdata_path("web")
-    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
-    docs = [text for _, text in web_documents(web)]
-    rng = random.Random(20260501)
+def plant_items(items, docs, rng, n_full, n_stem):
+    """Copies of ``docs`` with items planted: ``n_full`` with question and options (verbatim, options
+    reordered and renumbered, one option dropped, re-typed with 2% of the Hangul changed), then ``n_stem``
+    items with a long question planted without options. Returns the documents and the kind per item id."""
     order = list(range(len(items)))
     rng.shuffle(order)
-    long_stem = [i for i in order if len(key(items[i].question)) >= 40]
-    stem_only = long_stem[:15]
-    full = [i for i in order if i not in stem_only][:120]
+    stem_only = [i for i in order if len(key(items[i].question)) >= 40][:n_stem]
+    full = [i for i in order if i not in stem_only][:n_full]
     planted_docs, kinds = [], {}
     host = rng.sample(range(len(docs)), len(full) + len(stem_only))
     for n, (i, d) in enumerate(zip(full + stem_only, host)):
         item = items[i]
+        perm = rng.sample(range(len(item.options)), len(item.options))
         if i in stem_only:
             snippet, kind = f"{n + 1}. {item.question}", "stem"
         elif n % 4 == 0:
             snippet, kind = render(item, n + 1, "circled"), "verbatim"
         elif n % 4 == 1:
-            perm = rng.sample(range(len(item.options)), len(item.options))
             snippet, kind = render(item, n + 1, STYLES[n % 3], perm), "reordered"
         elif n % 4 == 2:
             # a page that lost one option still gives the item away
-            perm = rng.sample(range(len(item.options)), len(item.options) - 1)
-            snippet, kind = render(item, n + 1, "digits", perm), "option dropped"
+            snippet, kind = render(item, n + 1, "digits", perm[:-1]), "option dropped"
         else:
-            perm = rng.sample(range(len(item.options)), len(item.options))
             snippet, kind = perturb(render(item, n + 1, rng.choice(STYLES), perm), rng, 0.02), "edited"
         planted_docs.append(plant(docs[d], snippet, rng))
         kinds[item.id] = kind
+    return planted_docs, kinds
+
+
+def check_verdicts(items, kinds, rows, hits, clean_marker="/clean/"):
+    """Recall >= 0.98 on question+options plants, every kind found, no contaminated flag from clean text
+    or for an item never planted, every stem-only plant reported as source overlap."""
+    rows = {r.id: r for r in rows}
+    planted = [i for i, k in kinds.items() if k != "stem"]
+    found = [i for i in planted if rows[i].contaminated]
+    missed = sorted(set(planted) - set(found))
+    assert len(found) / len(planted) >= 0.98, f"recall {len(found) / len(planted):.3f}; missed {missed}"
+    assert {kinds[i] for i in found} == {"verbatim", "reordered", "option dropped", "edited"}
+    assert not [h for h in hits if h.contaminated and clean_marker in h.shard]
+    # a genuine duplicate of a planted item (KMMLU test items 118 and 122 differ only in spacing) is rightly
+    # found too
+    planted_keys = {exact_key(i) for i in items if kinds.get(i.id, "stem") != "stem"}
+    twins = {i.id for i in items if i.id not in kinds and exact_key(i) in planted_keys}
+    assert not [i for i, r in rows.items() if r.contaminated and i not in kinds and i not in twins]
+    stems = [i for i, k in kinds.items() if k == "stem"]
+    wrong = [(i, rows[i].score) for i in stems if not rows[i].source_overlap or rows[i].contaminated]
+    assert stems and not wrong
+    return found, twins
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Shards: the clean real web text, and a copy of some of it with planted items."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    docs = [text for _, text in web_documents(realdata_path("web"))]
+    planted_docs, kinds = plant_items(items, docs, random.Random(20260501), 120, 15)
     root = tmp_path_factory.mktemp("web")
     write_shard(root / "clean" / "000_00000.parquet", docs[: len(docs) // 2])
     write_shard(root / "clean" / "000_00001.parquet", docs[len(docs) // 2 :], start=len(docs) // 2)
@@ -105,33 +148,31 @@ def result(corpus, tmp_path_factory):
 def test_recall_on_planted_items_and_no_false_flags(corpus, result):
     root, items, kinds = corpus
     res, out, _ = result
-    rows = {r.id: r for r in res.rows}
-    planted = [i for i, k in kinds.items() if k != "stem"]
-    found = [i for i in planted if rows[i].contaminated]
-    recall = len(found) / len(planted)
-    missed = sorted(set(planted) - set(found))
-    assert recall >= 0.98, f"recall {recall:.3f}; missed {[(m, kinds[m]) for m in missed]}"
-    for kind in ("verbatim", "reordered", "edited", "option dropped"):
-        assert any(kinds[i] == kind for i in found)
-    # zero contaminated flags from the clean web text, and none for items that were never planted
-    assert not [h for h in res.hits if h.contaminated and "/clean/" in h.shard]
-    # KMMLU's test split holds one genuine duplicate (items 118 and 122 differ only in spacing): when one is
-    # planted, the other is rightly found too
-    planted_keys = {exact_key(i) for i in items if i.id in kinds and kinds[i.id] != "stem"}
-    twins = {i.id for i in items if i.id not in kinds and exact_key(i) in planted_keys}
-    assert not [r.id for r in res.rows if r.contaminated and r.id not in kinds and r.id not in twins]
-    # every stem-only plant is source overlap, never contamination
-    stems = [i for i, k in kinds.items() if k == "stem"]
-    assert all(rows[i].source_overlap and not rows[i].contaminated for i in stems), [
-        (i, rows[i].score) for i in stems if not rows[i].source_overlap or rows[i].contaminated
-    ]
+    found, twins = check_verdicts(items, kinds, res.rows, res.hits)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["fingerprint"] == DecontamParams().fingerprint()
-    assert summary["fingerprint"].startswith("decontam1_key1_ng13_st4")
+    assert summary["fingerprint"].startswith("decontam1_key1_ng13_sng8-24_st4")
     assert summary["contaminated"] == len(found) + len(twins) and summary["shards"] == 3
     assert summary["documents"] == sum(pq.ParquetFile(p).metadata.num_rows for p in root.rglob("*.parquet"))
     lines = (out / "report.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["id"] for line in lines] == [item.id for item in items]
+
+
+PAPERS = ["swc1_2021_r19_s1_B_q.pdf", "damageadj_2022_r8_1st_A_q.pdf", "cpa_2025_r60_1st_s2_bizlaw+tax_form1_q.pdf"]
+
+
+def test_items_parsed_from_real_papers(tmp_path):
+    """The same checks with items that the paper parser reads from real question papers."""
+    parse = pytest.importorskip("curation.parse", reason="needs the paper parser (branch parse)")
+    items = [i for name in PAPERS for i in parse.parse_paper(realdata_path("pdf", name), parse.PaperMeta()).items]
+    docs = [text for _, text in web_documents(realdata_path("web"))]
+    planted_docs, kinds = plant_items(items, docs, random.Random(11), 150, 15)
+    write_shard(tmp_path / "clean" / "000_00000.parquet", docs)
+    write_shard(tmp_path / "planted" / "000_00000.parquet", planted_docs, start=10**6)
+    params = DecontamParams()
+    index = ItemIndex.build(items, params)
+    hits = [h for p in sorted(tmp_path.rglob("*.parquet")) for h in scan_shard(str(p), index, params)]
+    check_verdicts(items, kinds, merge(hits, [i.id for i in items]), hits)
 
 
 def test_report_points_at_the_planted_text(corpus, result):
@@ -165,12 +206,53 @@ def test_write_clean_removes_every_contaminating_span(corpus, result):
     assert not [h for h in rescanned if h.contaminated]
 
 
-def test_index_pickles_without_its_bitmap(corpus):
+def test_index_pickles_without_its_bitmaps(corpus):
     _, items, _ = corpus
-    index = ItemIndex.build(items[:20], DecontamParams())
-    index.probe(np.zeros(4, dtype=np.uint64))
+    index = ItemIndex.build(items, DecontamParams())
+    assert [t.ngram for t in index.tables] == [13, 8]  # the O/X-grid items are short
+    for table in index.tables:
+        table.probe(np.zeros(4, dtype=np.uint64))
     clone = pickle.loads(pickle.dumps(index))
-    assert clone._bitmap is None and np.array_equal(clone.hashes, index.hashes)
+    assert all(t._bitmap is None for t in clone.tables)
+    assert all(np.array_equal(a.hashes, b.hashes) for a, b in zip(clone.tables, index.tables))
+
+
+class RangeHandler(SimpleHTTPRequestHandler):
+    """A static file server that answers byte ranges, as the Hub and S3 do (parquet readers seek)."""
+
+    def send_head(self):
+        spec = self.headers.get("Range")
+        if not spec:
+            return super().send_head()
+        path = Path(self.translate_path(self.path))
+        data = path.read_bytes()
+        start, _, end = spec.removeprefix("bytes=").partition("-")
+        start, end = int(start), min(int(end) if end else len(data) - 1, len(data) - 1)
+        self.send_response(206)
+        self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.end_headers()
+        return io.BytesIO(data[start : end + 1])
+
+    def log_message(self, *args):
+        pass
+
+
+def test_shards_behind_an_http_url(corpus, result):
+    """A shard read through fsspec from a real local HTTP server gives the same hits as the local file."""
+    root, items, _ = corpus
+    res, _, _ = result
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(RangeHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/planted/000_00000.parquet"
+        assert list_shards([url])[0].url == url
+        params = DecontamParams(batch_rows=200)
+        remote = scan_shard(url, ItemIndex.build(items, params), params)
+    finally:
+        server.shutdown()
+    local = [h for h in res.hits if "/planted/" in h.shard]
+    assert sorted((h.item_id, h.row, h.span) for h in remote) == sorted((h.item_id, h.row, h.span) for h in local)
 
 
 def test_list_shards_errors_name_the_path(tmp_path):
@@ -184,11 +266,12 @@ def test_list_shards_errors_name_the_path(tmp_path):
 def test_cli_decontam(corpus, tmp_path):
     root, _, kinds = corpus
     cmd = [sys.executable, "-c", "from curation.cli import main; main()", "decontam", "--items",
-           str(root / "items.jsonl"), "--web", str(root / "planted"), "--out", str(tmp_path / "out")]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+           str(root / "items.jsonl"), "--out", str(tmp_path / "out"), "--web"]
+    clean = sorted(str(p) for p in (root / "clean").glob("*.parquet"))
+    done = subprocess.run(cmd + [str(root / "planted"), *clean], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["shards"] == 3
     assert summary["contaminated"] >= 0.98 * sum(k != "stem" for k in kinds.values())
-    bad = subprocess.run(cmd[:-4] + ["--web", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(cmd + [str(tmp_path / "nope")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "nope: no such file or folder" in bad.stderr

@@ -132,3 +132,21 @@ def test_order_of_options_and_markers_do_not_change_the_exact_key():
     c = Item(id="c", question="다음 중 옳지 않은 것은?", options=a.options)
     assert exact_key(a) == exact_key(b) != exact_key(c)
     assert [d.id for d in find_duplicates([Entry(a), Entry(b), Entry(c)])] == ["b"]
+
+
+PAPERS = ["swc1_2021_r19_s1_B_q.pdf", "swc1_2021_r19_s2_A_q.pdf", "damageadj_2022_r8_1st_A_q.pdf",
+          "cpa_2025_r60_1st_s2_bizlaw+tax_form1_q.pdf"]
+
+
+def test_items_parsed_from_real_papers():
+    """Items the paper parser reads from real papers: no false pairs among them, and a reordered second
+    form of each paper pairs item by item."""
+    parse = pytest.importorskip("curation.parse", reason="needs the paper parser (branch parse)")
+    papers = [parse.parse_paper(realdata_path("pdf", name), parse.PaperMeta()).items for name in PAPERS]
+    assert sum(map(len, papers)) > 250
+    assert find_duplicates(entries_from((name, items) for name, items in zip(PAPERS, papers))) == []
+    rng = random.Random(2)
+    for name, items in zip(PAPERS, papers):
+        form_b, twin = second_form(items, rng)
+        found = find_duplicates(entries_from([(name, items), ("B", form_b)]))
+        assert {d.id: d.duplicate_of for d in found} == twin

@@ -19,7 +19,8 @@ def test_key_matches_the_reference_on_random_text():
     rng = random.Random(5)
     for _ in range(300):
         text = "".join(
-            chr(rng.choice([rng.randrange(0x20, 0x3400), rng.randrange(0xAC00, 0xD7A4), rng.randrange(0x10000, 0x20000)]))
+            chr(rng.choice([rng.randrange(0x20, 0x3400), rng.randrange(0xAC00, 0xD7A4),
+                            rng.randrange(0x10000, 0x20000)]))
             for _ in range(60)
         )
         k, source = key_with_offsets(text)
@@ -34,7 +35,8 @@ def test_key_of_exam_text():
 
 
 def test_option_markers():
-    for marked in ("① 3년 이하", "(1) 3년 이하", "1. 3년 이하", "1) 3년이하", "A. 3년 이하", "(가) 3년 이하", "ㄱ. 3년 이하"):
+    markers = ("① 3년 이하", "(1) 3년 이하", "1. 3년 이하", "1) 3년이하", "A. 3년 이하", "(가) 3년 이하", "ㄱ. 3년 이하")
+    for marked in markers:
         assert option_key(marked) == "3년이하", marked
     assert strip_option_marker("1.5배 이상") == "1.5배 이상"
     assert strip_option_marker("B형 간염") == "B형 간염"

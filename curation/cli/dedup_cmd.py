@@ -44,6 +44,7 @@ def decontam(
     items: list[Path] = typer.Option(..., "--items", help="Item file(s), JSONL or parquet."),
     web: list[str] = typer.Option(..., "--web", help="Parquet shard or folder, local or an fsspec URL "
                                   "(hf://datasets/HuggingFaceFW/fineweb-2/data/kor_Hang/train/, s3://...)."),
+    more_web: list[str] = typer.Argument(None, metavar="[PATH]...", help="More shards or folders: --web A B C."),
     out: Path = typer.Option(..., "--out", help="Folder for report.jsonl and summary.json."),
     workers: int = typer.Option(1, "--workers", min=1, help="Local processes scanning shards in parallel."),
     write_clean: Path = typer.Option(None, "--write-clean", help="Also write the shards with contaminating spans cut."),
@@ -54,7 +55,7 @@ def decontam(
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(f"item id {dup} occurs twice in --items; run kmmlu dedup first or give one release")
-    result = decontaminate(all_items, web, out, DecontamParams(), workers, write_clean)
+    result = decontaminate(all_items, [*web, *(more_web or [])], out, DecontamParams(), workers, write_clean)
     s = result.summary
     console.print(f"{s.items} items against {s.documents} documents in {s.shards} shards: {s.contaminated} "
                   f"contaminated, {s.source_overlap} source overlap only, {s.clean} clean -> {out}")

@@ -49,7 +49,9 @@ def decontaminate(
         names = [s.relpath for s in shards]
         clash = sorted({n for n in names if names.count(n) > 1})
         if clash:
-            raise InputError(f"--write-clean: several shards would be written to {clash[0]}; give folders with distinct names")
+            raise InputError(
+                f"--write-clean: several shards would be written to {clash[0]}; give folders with distinct names"
+            )
     index = ItemIndex.build(list(items), params)
     hits = scan_shards([s.url for s in shards], index, params, workers)
     rows = merge(hits, [item.id for item in items])

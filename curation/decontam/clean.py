@@ -26,7 +26,9 @@ def cut_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def write_clean_shard(shard: Shard, hits: Sequence[Hit], out_dir: str | os.PathLike[str], batch_rows: int = 1024) -> Path:
+def write_clean_shard(
+    shard: Shard, hits: Sequence[Hit], out_dir: str | os.PathLike[str], batch_rows: int = 1024
+) -> Path:
     """Copy ``shard`` (all columns, row order kept) to ``out_dir/relpath`` with contaminated spans cut."""
     spans: dict[int, list[tuple[int, int]]] = {}
     for hit in hits:
@@ -43,7 +45,8 @@ def write_clean_shard(shard: Shard, hits: Sequence[Hit], out_dir: str | os.PathL
                     if row + i in spans and texts[i] is not None:
                         texts[i] = cut_spans(texts[i], spans[row + i])
                 column = batch.schema.get_field_index("text")
-                batch = batch.set_column(column, batch.schema.field(column), pa.array(texts, type=batch.schema.field(column).type))
+                field = batch.schema.field(column)
+                batch = batch.set_column(column, field, pa.array(texts, type=field.type))
             if writer is None:
                 writer = pq.ParquetWriter(handle, batch.schema)
             writer.write_batch(batch)

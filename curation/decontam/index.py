@@ -22,24 +22,52 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
+class GramHasher:
+    """64-bit hashes of the n-codepoint grams of one key array starting at positions 0, stride, 2*stride...
+
+    The hash is the polynomial sum(c[k] * BASE^(n-1-k)) mod 2^64, then mixed. It is evaluated through
+    blocks of ``stride`` codepoints, computed once and shared by every n, so the web side pays about one
+    multiply-add per character and gram length whatever the stride; the item side (stride 1) gets the
+    same values.
+    """
+
+    def __init__(self, codes: np.ndarray, stride: int) -> None:
+        self.codes = codes.astype(np.uint64)
+        self.stride = stride
+        count = codes.size // stride  # every gram length needs at most these blocks
+        self.blocks = np.zeros(count, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for i in range(stride):
+                self.blocks *= _BASE
+                self.blocks += self.codes[i : i + (count - 1) * stride + 1 : stride] if count else 0
+
+    def grams(self, n: int) -> np.ndarray:
+        s, size = self.stride, self.codes.size
+        if size < n:
+            return np.zeros(0, dtype=np.uint64)
+        count = (size - n) // s + 1
+        q, r = divmod(n, s)
+        blocks = self.blocks
+        step = _BASE ** np.uint64(s)
+        h = np.zeros(count, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for t in range(q):
+                h *= step
+                h += blocks[t : t + count]
+            for u in range(r):
+                h *= _BASE
+                h += self.codes[q * s + u : q * s + u + (count - 1) * s + 1 : s]
+            h ^= h >> np.uint64(31)
+            h *= _MIX1
+            h ^= h >> np.uint64(29)
+            h *= _MIX2
+            h ^= h >> np.uint64(32)
+        return h
+
+
 def gram_hashes(codes: np.ndarray, n: int, stride: int = 1) -> np.ndarray:
-    """64-bit hashes of the ``n``-codepoint grams starting at positions 0, stride, 2*stride, ..."""
-    if codes.size < n:
-        return np.zeros(0, dtype=np.uint64)
-    count = (codes.size - n) // stride + 1
-    wide = codes.astype(np.uint64)
-    h = np.zeros(count, dtype=np.uint64)
-    span = (count - 1) * stride + 1
-    with np.errstate(over="ignore"):
-        for k in range(n):
-            h *= _BASE
-            h += wide[k : k + span : stride]
-        h ^= h >> np.uint64(31)
-        h *= _MIX1
-        h ^= h >> np.uint64(29)
-        h *= _MIX2
-        h ^= h >> np.uint64(32)
-    return h
+    """Hashes of the ``n``-codepoint grams of ``codes`` at positions 0, stride, 2*stride, ..."""
+    return GramHasher(codes, stride).grams(n)
 
 
 @dataclass(frozen=True)
@@ -56,51 +84,38 @@ class ItemKeys:
 
 
 @dataclass
-class ItemIndex:
-    """Sorted unique gram hashes with, per hash, the items that contain it (CSR), plus a bitmap prefilter.
+class GramTable:
+    """Sorted unique ``ngram``-gram hashes with, per hash, the items that contain it (CSR), plus a bitmap
+    prefilter that is rebuilt in each process on first use (it is not pickled)."""
 
-    Picklable for worker processes; the bitmap is rebuilt in each process on first use.
-    """
-
-    items: list[ItemKeys]
     ngram: int
     hashes: np.ndarray  # sorted unique uint64
     indptr: np.ndarray  # hashes[i] occurs in items item_of[indptr[i]:indptr[i+1]]
     item_of: np.ndarray
     stop_grams: int
-    min_hits: np.ndarray  # per item: sampled hits a document needs to become a candidate
     _bitmap: np.ndarray | None = field(default=None, repr=False, compare=False)
     _shift: int = field(default=64, repr=False, compare=False)
 
     @classmethod
-    def build(cls, items: list[Item], params: DecontamParams) -> "ItemIndex":
-        keys = [ItemKeys.of(item) for item in items]
-        all_hashes: list[np.ndarray] = []
-        owners: list[np.ndarray] = []
-        for idx, item_keys in enumerate(keys):
-            parts = [item_keys.stem, *item_keys.options]
-            grams = [gram_hashes(np.frombuffer(p.encode("utf-32-le"), dtype=np.uint32), params.ngram) for p in parts]
+    def build(cls, parts: dict[int, list[str]], ngram: int, max_df: int) -> "GramTable":
+        """``parts``: per item number, the key strings whose grams to index."""
+        all_hashes, owners = [np.zeros(0, dtype=np.uint64)], [np.zeros(0, dtype=np.int32)]
+        for idx, strings in parts.items():
+            grams = [gram_hashes(np.frombuffer(p.encode("utf-32-le"), dtype=np.uint32), ngram) for p in strings]
             uniq = np.unique(np.concatenate(grams)) if grams else np.zeros(0, dtype=np.uint64)
             all_hashes.append(uniq)
             owners.append(np.full(uniq.size, idx, dtype=np.int32))
-        flat = np.concatenate(all_hashes) if all_hashes else np.zeros(0, dtype=np.uint64)
-        owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int32)
+        flat, owner = np.concatenate(all_hashes), np.concatenate(owners)
         order = np.argsort(flat, kind="stable")
         flat, owner = flat[order], owner[order]
         uniq, starts, counts = np.unique(flat, return_index=True, return_counts=True)
-        keep = counts <= params.max_item_df
-        # CSR over the kept hashes
+        keep = counts <= max_df
         kept_starts, kept_counts = starts[keep], counts[keep]
         take = np.repeat(kept_starts, kept_counts) + (
             np.arange(kept_counts.sum()) - np.repeat(np.cumsum(kept_counts) - kept_counts, kept_counts)
         )
         indptr = np.concatenate([[0], np.cumsum(kept_counts)]).astype(np.int64)
-        item_of = owner[take]
-        # A short item (a 30-character question with O/X options) has few grams, and one edit removes
-        # ngram of them: it needs fewer hits. About one sampled hit per 8 strides of indexed grams.
-        grams_per_item = np.bincount(item_of, minlength=len(keys))
-        min_hits = np.clip(grams_per_item // (params.stride * 8), 1, params.min_hits)
-        return cls(keys, params.ngram, uniq[keep], indptr, item_of, int((~keep).sum()), min_hits)
+        return cls(ngram, uniq[keep], indptr, owner[take], int((~keep).sum()))
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
@@ -130,3 +145,34 @@ class ItemIndex:
         first = np.repeat(self.indptr[slots], counts)
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         return np.repeat(positions, counts), self.item_of[first + within]
+
+
+@dataclass
+class ItemIndex:
+    """Gram tables over the items' keys: ``ngram``-grams of every item, and ``short_ngram``-grams of the
+    short items (a 12-character question with 2-character options has no 13-gram at all). Picklable."""
+
+    items: list[ItemKeys]
+    tables: list[GramTable]
+    min_hits: np.ndarray  # per item: sampled hits a document needs to become a candidate
+
+    @classmethod
+    def build(cls, items: list[Item], params: DecontamParams) -> "ItemIndex":
+        keys = [ItemKeys.of(item) for item in items]
+        parts = {i: [k.stem, *k.options] for i, k in enumerate(keys)}
+        long = GramTable.build(parts, params.ngram, params.max_item_df)
+        grams = np.bincount(long.item_of, minlength=len(keys))
+        short_items = np.flatnonzero(grams < params.short_item_grams)
+        tables = [long]
+        if short_items.size:
+            short_parts = {int(i): parts[int(i)] for i in short_items}
+            short = GramTable.build(short_parts, params.short_ngram, params.max_item_df)
+            tables.append(short)
+            grams[short_items] = np.bincount(short.item_of, minlength=len(keys))[short_items]
+        # Few grams, few hits: one edit removes ngram of them. About one sampled hit per 8 strides of grams.
+        min_hits = np.clip(grams // (params.stride * 8), 1, params.min_hits)
+        return cls(keys, tables, min_hits)
+
+    @property
+    def grams(self) -> int:
+        return sum(t.hashes.size for t in self.tables)

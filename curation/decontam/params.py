@@ -16,14 +16,17 @@ class DecontamParams:
     Candidates: every ``ngram``-character gram of an item's keys (question and each option) is indexed;
     web text is hashed at every ``stride``-th key position and a (document, item) pair whose sampled grams
     hit the item at least ``min_hits`` times is a candidate. Grams shared by more than ``max_item_df`` items
-    (exam boilerplate such as "에 관한 설명으로 옳지 않은 것은") are not indexed.
+    (exam boilerplate such as "에 관한 설명으로 옳지 않은 것은") are not indexed. Items with fewer than
+    ``short_item_grams`` such grams (short questions with one-word options) are also indexed by their
+    ``short_ngram``-grams, probed by a second pass over the web text.
 
     Verification aligns the question and each option inside the candidate document. A part is found when
     its alignment similarity reaches ``stem_threshold`` / ``option_threshold``; options shorter than
-    ``short_option`` key characters must appear exactly, right after the question. Contaminated: question
-    found, at least ``option_fraction`` of the options found, ``min_match_chars`` key characters matched in
-    all, and the parts found matching at ``item_threshold`` or more on average (weighted by length). Source
-    overlap: not contaminated, but ``min_overlap_chars`` key characters of the item found.
+    ``short_option`` key characters, or half digits, must appear exactly, right after the question.
+    Contaminated: question found, at least ``option_fraction`` of the options found, ``min_match_chars``
+    key characters matched in all, and the parts found matching at ``item_threshold`` or more on average
+    (weighted by length). Source overlap: not contaminated, but ``min_overlap_chars`` key characters of
+    the item found.
 
     The whole-item threshold matters because real items share long boilerplate: KMMLU's O/X-grid items
     ("...에 대한 설명으로 옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?") differ only in a few words of
@@ -31,6 +34,8 @@ class DecontamParams:
     """
 
     ngram: int = 13
+    short_ngram: int = 8
+    short_item_grams: int = 24
     stride: int = 4
     min_hits: int = 3
     max_item_df: int = 8
@@ -39,17 +44,18 @@ class DecontamParams:
     option_threshold: float = 0.85
     option_fraction: float = 0.75
     short_option: int = 6
-    min_match_chars: int = 40
+    min_match_chars: int = 20
     min_overlap_chars: int = 30
     batch_rows: int = 1024
 
     def __post_init__(self) -> None:
-        if self.ngram < 5 or self.stride < 1 or self.stride > self.ngram or self.min_hits < 1:
+        if not 5 <= self.short_ngram <= self.ngram or not 1 <= self.stride <= self.short_ngram or self.min_hits < 1:
             raise ValueError(f"bad decontamination parameters: {self}")
 
     def fingerprint(self) -> str:
         return (
-            f"{METHOD_VERSION}_{KEY_VERSION}_ng{self.ngram}_st{self.stride}_h{self.min_hits}"
+            f"{METHOD_VERSION}_{KEY_VERSION}_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}"
+            f"_st{self.stride}_h{self.min_hits}"
             f"_df{self.max_item_df}_s{self.stem_threshold:g}_i{self.item_threshold:g}_o{self.option_threshold:g}"
             f"_f{self.option_fraction:g}_so{self.short_option}_m{self.min_match_chars}_ov{self.min_overlap_chars}"
         )

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from curation.decontam.index import ItemIndex, gram_hashes
+from curation.decontam.index import GramHasher, ItemIndex
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
 from curation.decontam.verify import verify
@@ -66,15 +66,17 @@ def find_candidates(joined: str, text_starts: np.ndarray, index: ItemIndex, para
     per document the start of its key."""
     codes, source = key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
     key_starts = np.searchsorted(source, text_starts)
-    hashes = gram_hashes(codes, params.ngram, params.stride)
-    positions, items = index.probe(hashes)
-    if positions.size == 0:
+    pairs = []
+    hasher = GramHasher(codes, params.stride)
+    for table in index.tables:
+        positions, items = table.probe(hasher.grams(table.ngram))
+        starts = positions * params.stride
+        docs = np.searchsorted(key_starts, starts, side="right") - 1
+        inside = starts + table.ngram <= key_starts[docs + 1]
+        pairs.append(docs[inside].astype(np.int64) * len(index.items) + items[inside])
+    pair = np.concatenate(pairs)
+    if pair.size == 0:
         return [], codes, source, key_starts
-    starts = positions * params.stride
-    docs = np.searchsorted(key_starts, starts, side="right") - 1
-    inside = starts + params.ngram <= key_starts[docs + 1]
-    docs, items = docs[inside], items[inside]
-    pair = docs.astype(np.int64) * len(index.items) + items
     uniq, counts = np.unique(pair, return_counts=True)
     chosen = counts >= index.min_hits[uniq % len(index.items)]
     candidates = [

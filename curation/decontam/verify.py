@@ -54,52 +54,56 @@ def _find_exact(needle: str, hay: str, offset: int) -> _Part:
     return _Part(1.0, offset + at, offset + at + len(needle))
 
 
+def _exact_only(option: str, params: DecontamParams) -> bool:
+    """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
+    digits = sum(c.isdigit() for c in option)
+    return len(option) < params.short_option or digits * 2 >= len(option)
+
+
 def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> list[_Part]:
+    """Each option's best placement after the question (an edited question's alignment can end a few
+    characters late, inside the first option; never inside the question itself, which may quote numbers
+    or words that are also options)."""
     total = sum(len(o) for o in item.options)
-    lo = stem.start
+    lo = max(stem.start, stem.end - 8)
     hi = min(len(doc), stem.end + int(1.5 * total) + 10 * len(item.options) + 40)
     window = doc[lo:hi]
-    parts = []
-    # an edited question's alignment can end a few characters late, inside the first option
-    short_lo = max(stem.start, stem.end - 8)
-    for opt in item.options:
-        if len(opt) < params.short_option:
-            parts.append(_find_exact(opt, doc[short_lo:hi], short_lo))
-        else:
-            parts.append(_align(opt, window, lo))
-    return parts
+    return [
+        _find_exact(opt, window, lo) if _exact_only(opt, params) else _align(opt, window, lo)
+        for opt in item.options
+    ]
 
 
 def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> Match:
     options = _options_after(item, doc, stem, params) if item.options else []
     stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
-        o for o, text in zip(options, item.options)
-        if o.similarity >= (1.0 if len(text) < params.short_option else params.option_threshold)
+        i for i, (part, text) in enumerate(zip(options, item.options))
+        if part.similarity >= (1.0 if _exact_only(text, params) else params.option_threshold)
     ]
     weights = [len(item.stem)] + [len(o) for o in item.options]
     sims = [stem.similarity] + [o.similarity for o in options]
-    total_weight = sum(weights) or 1
-    score = sum(w * s for w, s in zip(weights, sims)) / total_weight
-    matched_chars = (len(item.stem) if stem_found else 0) + sum(
-        len(text) for o, text in zip(options, item.options) if o in found
-    )
-    needed = math.ceil(params.option_fraction * len(item.options))
+    score = sum(w * s for w, s in zip(weights, sims)) / (sum(weights) or 1)
     # how well the parts that are there match (a page may drop an option: option_fraction allows it)
-    present = [(len(item.stem), stem.similarity)] + [
-        (len(text), o.similarity) for o, text in zip(options, item.options) if o in found
-    ]
+    present = [(len(item.stem), stem.similarity)] + [(len(item.options[i]), options[i].similarity) for i in found]
     closeness = sum(w * sim for w, sim in present) / (sum(w for w, _ in present) or 1)
+    matched_chars = (len(item.stem) if stem_found else 0) + sum(len(item.options[i]) for i in found)
     contaminated = (
-        stem_found and len(found) >= needed and matched_chars >= params.min_match_chars
+        stem_found
+        and len(found) >= math.ceil(params.option_fraction * len(item.options))
+        and matched_chars >= params.min_match_chars
         and closeness >= params.item_threshold
     )
-    spans = ([stem] if stem_found else []) + found
+    spans = ([stem] if stem_found else []) + [options[i] for i in found]
     start = min((p.start for p in spans), default=stem.start)
     end = max((p.end for p in spans), default=stem.end)
     overlap = not contaminated and matched_chars >= params.min_overlap_chars
     return Match(contaminated, overlap, round(score, 4), round(stem.similarity, 4), len(found),
                  len(item.options), start, end)
+
+
+def _place_stem(stem: str, hay: str, offset: int, params: DecontamParams) -> _Part:
+    return _align(stem, hay, offset) if len(stem) >= params.short_option else _find_exact(stem, hay, offset)
 
 
 def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
@@ -109,18 +113,14 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
     best-aligned long option (a page of past exam items repeats the same question wording for many
     items). The better-scoring placement wins.
     """
-    anchors = [_align(item.stem, doc, 0) if len(item.stem) >= params.short_option else _find_exact(item.stem, doc, 0)]
-    long_options = [o for o in item.options if len(o) >= params.short_option]
+    anchors = [_place_stem(item.stem, doc, 0, params)]
+    long_options = [o for o in item.options if not _exact_only(o, params)]
     if long_options:
         best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
         if best.similarity >= params.option_threshold:
             reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
             lo = max(0, best.start - reach)
             region = doc[lo : best.start + len(item.stem) // 4 + 1]
-            if region:
-                anchors.append(
-                    _align(item.stem, region, lo) if len(item.stem) >= params.short_option
-                    else _find_exact(item.stem, region, lo)
-                )
+            anchors.append(_place_stem(item.stem, region, lo, params))
     results = [_evaluate(item, doc, anchor, params) for anchor in anchors]
     return max(results, key=lambda m: (m.contaminated, m.score))
