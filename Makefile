@@ -21,12 +21,14 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install -q -e '.[test,eval]'
 	rm -f $(VENV)/.installed-*; touch $@
 
-# Tesseract with its Korean model and poppler, from Debian's packages (OCR of image-only pages and keys).
+# From Debian's packages: Tesseract with its Korean model (OCR of image-only pages and keys) and Chromium
+# (the leaderboard test opens the page as a reader would).
+SUDO := $(if $(shell command -v sudo),sudo,)
 system-deps:
-	@if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx kor; then \
-	  echo "installing tesseract-ocr-kor (Debian)"; \
-	  $(if $(shell command -v sudo),sudo,) apt-get update -qq && \
-	  $(if $(shell command -v sudo),sudo,) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-eng poppler-utils >/dev/null; \
+	@if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx kor || ! command -v chromium >/dev/null; then \
+	  echo "installing tesseract-ocr-kor and chromium (Debian)"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-eng chromium >/dev/null; \
 	fi
 
 test: install
@@ -52,6 +54,7 @@ stop:
 	-$(PREFECT_ENV) $(VENV)/bin/prefect server stop
 
 bench: install
+	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/parse.py
 	$(PY) bench/decontam.py
 	$(PY) bench/eval.py --threads 1
