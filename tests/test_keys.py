@@ -309,7 +309,7 @@ def test_taxacc_image_only_key():
     [
         # Refusals, stated: the scan's grid does not segment, the 2022 key's JPEG breaks glyphs, and the
         # KSPO draft's circled digits are not read by this reader.
-        ("realtor_2025_r36_answers_SCANNED.pdf", "no answer grid that OCR could find"),
+        ("realtor_2025_r36_answers_SCANNED.pdf", "could not be split into number and answer cells"),
         ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
         ("healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf", "no answer grid that OCR could find"),
     ],

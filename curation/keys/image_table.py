@@ -28,6 +28,7 @@ from curation.keys.words import Row, Word, group_rows
 
 INK_THRESHOLD = 140
 PAIRS_MIN = 2
+MAX_LABELS = 4  # lines kept above a table: title, 교시/형, subject
 MIN_AGREEMENT = 0.9
 TEMPLATE = 20
 
@@ -54,8 +55,10 @@ class Token:
 
 @dataclass
 class Label:
-    text: str  # Tesseract's reading of the whole line
     tokens: list[Token]
+    glyph_height: float
+    text: str = ""  # Tesseract's reading of the whole line, once the table is known to be read
+
 
 
 @dataclass
@@ -110,9 +113,21 @@ def read_image_pages(
             "(a scan too faint or skewed, or a layout this reader does not know); give the key as CSV/JSON"
         )
     templates = _learn_templates(tables, source)
+    answers = [_read_answers(table, templates, source) for table in tables]
+    _apply_labels(tables, templates, gray_of, source)
     entries: dict[int, list[KeyEntry]] = {}
-    for table in tables:
-        entries.setdefault(table.page, []).extend(_read_table(table, templates, gray_of, source))
+    for table, read in zip(tables, answers):
+        entries.setdefault(table.page, []).extend(
+            KeyEntry(
+                number=number,
+                answers=answer,
+                session=table.session,
+                subject=table.subject,
+                form=table.form,
+                note="read by OCR" if len(answer) == 1 else "several answers accepted; read by OCR",
+            )
+            for number, answer in read
+        )
     return entries, "\n".join(label.text for table in tables for label in table.labels)
 
 
@@ -217,9 +232,7 @@ def _tables_from_lines(
             if current is not None and len(current.rows) < 2:
                 tables.remove(current)  # one row of narrow glyphs is a title, not a grid
             current = None
-            text = _ocr_line(gray, tokens, glyph_height, source)
-            if text:
-                pending_labels.append(Label(text, tokens))
+            pending_labels = [*pending_labels, Label(tokens, glyph_height)][-MAX_LABELS:]
     return [table for table in tables if len(table.rows) >= 2]
 
 
@@ -230,27 +243,65 @@ def _looks_like_grid_row(tokens: list[Token], glyph_height: float) -> bool:
     return len(tokens) >= 2 * PAIRS_MIN and narrow >= 0.8 * len(glyphs)
 
 
-def _ocr_line(
-    gray: np.ndarray, tokens: list[Token], glyph_height: float, source: Path, *, psm: int = 7, only: str = ""
-) -> str:
+def _crop(gray: np.ndarray, tokens: list[Token], glyph_height: float) -> np.ndarray:
     pad = int(glyph_height / 2)
     x0 = max(min(t.box[0] for t in tokens) - pad, 0)
     y0 = max(min(t.box[1] for t in tokens) - pad, 0)
     x1 = max(t.box[2] for t in tokens) + pad
     y1 = max(t.box[3] for t in tokens) + pad
-    crop = cv2.copyMakeBorder(gray[y0:y1, x0:x1], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
-    ok, png = cv2.imencode(".png", crop)
+    return gray[y0:y1, x0:x1]
+
+
+def _ocr_batch(crops: list[np.ndarray], source: Path, *, only: str = "") -> list[str]:
+    """Text of each crop, from one Tesseract call on the crops stacked one above the other."""
+    if not crops:
+        return []
+    gap = max(max(c.shape[0] for c in crops), 20)
+    width = max(c.shape[1] for c in crops) + 2 * gap
+    canvas = np.full((sum(c.shape[0] + gap for c in crops) + gap, width), 255, np.uint8)
+    spans = []
+    y = gap
+    for crop in crops:
+        canvas[y : y + crop.shape[0], gap : gap + crop.shape[1]] = crop
+        spans.append((y, y + crop.shape[0]))
+        y += crop.shape[0] + gap
+    words: list[list[tuple[int, str]]] = [[] for _ in crops]
+    for line in _tesseract(canvas, source, psm=6, only=only, tsv=True).splitlines()[1:]:
+        cells = line.split("\t")
+        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
+            continue
+        left, top, height = int(cells[6]), int(cells[7]), int(cells[9])
+        centre = top + height / 2
+        for index, (y0, y1) in enumerate(spans):
+            if y0 - gap / 2 <= centre <= y1 + gap / 2:
+                words[index].append((left, cells[11].strip()))
+                break
+    texts = [" ".join(text for _, text in sorted(found)) for found in words]
+    # Page segmentation drops some short lines (a two-syllable subject, a lone letter): read those alone.
+    return [
+        text or _tesseract(_pad(crop, gap // 2), source, psm=10 if only else 7, only=only).strip()
+        for crop, text in zip(crops, texts)
+    ]
+
+
+def _pad(crop: np.ndarray, pad: int) -> np.ndarray:
+    return cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+def _tesseract(image: np.ndarray, source: Path, *, psm: int, only: str = "", tsv: bool = False) -> str:
+    ok, png = cv2.imencode(".png", image)
     options = ["-c", f"tessedit_char_whitelist={only}"] if only else []
     result = subprocess.run(
-        ["tesseract", "-", "-", "-l", "eng" if only else "kor+eng", "--psm", str(psm), *options],
+        ["tesseract", "-", "-", "-l", "eng" if only else "kor+eng", "--psm", str(psm), *options]
+        + (["tsv"] if tsv else []),
         input=png.tobytes(),
         capture_output=True,
         env={"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin:/usr/local/bin"},
-        timeout=60,
+        timeout=120,
     )
     if result.returncode != 0:
         raise InputError(f"{source}: tesseract failed: {result.stderr.decode(errors='replace').strip()}")
-    return result.stdout.decode("utf-8", errors="replace").strip()
+    return result.stdout.decode("utf-8", errors="replace")
 
 
 def _vector(image: np.ndarray) -> np.ndarray:
@@ -299,16 +350,14 @@ def _teach(templates: Templates, table: Table) -> None:
                 templates.add(int(digit), glyph)
 
 
-def _read_table(
-    table: Table, templates: Templates, gray_of: dict[int, np.ndarray], source: Path
-) -> list[KeyEntry]:
+def _read_answers(table: Table, templates: Templates, source: Path) -> list[tuple[int, tuple[int, ...]]]:
+    """(number, answers) for each cell pair, after checking the numbers read back as their sequence."""
     where = f"{source}, page {table.page + 1}, table starting at {table.start}"
     if not table.labels:
         raise InputError(
             f"{where}: the table has no heading line above it, so its rows were split apart by OCR "
             "(broken glyphs or a stray line); give the key as CSV/JSON"
         )
-    _apply_labels(table, templates, gray_of, source)
     numbers = _number_tokens(table)
     agree = 0
     for offset, token in enumerate(numbers):
@@ -320,12 +369,10 @@ def _read_table(
             f"{where}: only {agree} of {len(numbers)} question numbers read back as the expected sequence; "
             "the grid was not segmented reliably (a poor scan?); give the key as CSV/JSON"
         )
-    entries = []
-    offset = 0
+    read: list[tuple[int, tuple[int, ...]]] = []
     for row in table.rows:
         for answer_token in row[1::2]:
-            number = table.start + offset
-            offset += 1
+            number = table.start + len(read)
             digits = _digit_glyphs(answer_token)
             answers = tuple(sorted(templates.classify(g, range(1, 6)) for g in digits))
             if len(answer_token.glyphs) - len(digits) != len(digits) - 1:
@@ -335,41 +382,36 @@ def _read_table(
                 )
             if len(set(answers)) != len(answers):
                 raise InputError(f"{where}, question {number}: answer cell read as {answers}, a digit twice")
-            entries.append(
-                KeyEntry(
-                    number=number,
-                    answers=answers,
-                    session=table.session,
-                    subject=table.subject,
-                    form=table.form,
-                    note="read by OCR" if len(answers) == 1 else "several answers accepted; read by OCR",
-                )
-            )
-    return entries
+            read.append((number, answers))
+    return read
 
 
 _SESSION_WORD = re.compile(r"교\s*[시사]|[교고]\s*시")
 
 
-def _apply_labels(table: Table, templates: Templates, gray_of: dict[int, np.ndarray], source: Path) -> None:
-    """``N교시 X형`` and subject lines above a table. Tesseract reads the bitmap Korean well enough to
-    spot 교시 but not the digit or the form letter, so the session digit is classified with the key's own
-    digit templates and the form letter is read alone by Tesseract with an A-Z whitelist."""
-    for label in table.labels:
-        text = label.text
+def _apply_labels(
+    tables: list[Table], templates: Templates, gray_of: dict[int, np.ndarray], source: Path
+) -> None:
+    """``N교시 X형`` and subject lines above each table. Tesseract reads the bitmap Korean well enough to
+    spot 교시 and the subject but not the digit or the form letter, so the session digit is classified
+    with the key's own digit templates and the form letters are read alone with an A-H whitelist. All
+    lines go to Tesseract in one call, and all letters in another."""
+    labels = [(table, label) for table in tables for label in table.labels]
+    texts = _ocr_batch([_crop(gray_of[t.page], l.tokens, l.glyph_height) for t, l in labels], source)
+    letters: list[tuple[Table, np.ndarray]] = []
+    for (table, label), text in zip(labels, texts):
+        label.text = text
         lead = label.tokens[0].glyphs[0].image.shape
         shaped = len(label.tokens) == 2 and lead[1] <= 0.7 * lead[0] and len(label.tokens[1].glyphs) >= 2
         if (_SESSION_WORD.search(text) and len(label.tokens) in (2, 3)) or shaped:
-            first, form_token = label.tokens[0], label.tokens[1]
-            table.session = templates.classify(first.glyphs[0], range(1, 10))
-            letter = _ocr_line(
-                gray_of[table.page], [Token(form_token.glyphs[:1])], _height(form_token), source, psm=10,
-                only="ABCDEFGH",
-            )
-            if re.match(r"[A-H]", letter):
-                table.form = normalise_form(letter[0])
+            table.session = templates.classify(label.tokens[0].glyphs[0], range(1, 10))
+            form_token = label.tokens[1]
+            letters.append((table, _crop(gray_of[table.page], [Token(form_token.glyphs[:1])], _height(form_token))))
         elif re.fullmatch(r"[가-힣·ㆍ･ ]{2,}", text) and not re.search(r"정답|시험", text):
             table.subject = text.replace(" ", "")
+    for (table, _), letter in zip(letters, _ocr_batch([crop for _, crop in letters], source, only="ABCDEFGH")):
+        if re.match(r"[A-H]", letter):
+            table.form = normalise_form(letter[0])
 
 
 def _height(token: Token) -> float:
