@@ -15,7 +15,7 @@ import pytest
 from conftest import realdata_path
 from curation.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.keys.model import normalise_form, read_answer_cell, status_from_text
+from curation.keys.model import normalise_form, read_answer_cell, status_from_text, subject_key
 
 
 def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
@@ -307,17 +307,37 @@ def test_taxacc_image_only_key():
 @pytest.mark.parametrize(
     "name, why",
     [
-        # Refusals, stated: the scan's grid does not segment, the 2022 key's JPEG breaks glyphs, and the
-        # KSPO draft's circled digits are not read by this reader.
+        # Refusals, stated: the copier scan's grid does not segment (its rows merge or break), and the 2022
+        # key's light JPEG strokes break glyphs in its first table.
         ("realtor_2025_r36_answers_SCANNED.pdf", "could not be split into number and answer cells"),
         ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
-        ("healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf", "no answer grid that OCR could find"),
     ],
 )
 def test_unreadable_image_keys_are_refused_clearly(name, why):
     with pytest.raises(InputError, match=why) as raised:
         read_key(realdata_path("pdf", name))
     assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+def test_healthex_vector_only_draft_key():
+    """Pure vector outlines: rendered, circled digits read by ring removal; A/B by block order."""
+    draft = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf"))
+    # OCR reads the middle dot as ㆍ where the final key's text has ･; subjects compare without dots
+    by_key = {(s, f, subject_key(subj)): n for (s, f, subj), n in draft.group_counts().items()}
+    assert by_key == {(s, f, subject_key(subj)): n for (s, f, subj), n in _healthex_expected_groups().items()}
+    row = [4, 1, 3, 1, 3, 3, 4, 2, 2, 4, 2, 2, 3, 3, 1, 1, 2, 4, 3, 4]
+    assert [_answers(draft, n, session=1, form="A", subject="운동생리학") for n in range(1, 21)] == [(a,) for a in row]
+    row = [3, 4, 1, 1, 3, 2, 3, 1, 1, 2, 2, 2, 1, 2, 3, 4, 3, 3, 3, 4]
+    assert [_answers(draft, n, session=1, form="B", subject="운동부하검사") for n in range(1, 21)] == [(a,) for a in row]
+    # The draft said ③ for 기능해부학 4; the final key accepts every option. Everything else agrees.
+    final = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_final_key.pdf"))
+    differ = [
+        (e.session, e.form, e.subject, e.number)
+        for e in draft.entries
+        if e.answers != final.answer_for(e.number, session=e.session, form=e.form, subject=e.subject).answers
+    ]
+    assert differ == [(2, "A", "기능해부학", 4), (2, "B", "기능해부학", 4)]
+    assert _answers(draft, 4, session=2, form="B", subject="기능해부학") == (3,)
 
 
 def test_ocr_never_refuses_image_keys():

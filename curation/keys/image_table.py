@@ -23,6 +23,7 @@ import numpy as np
 import pymupdf
 
 from curation.errors import InputError
+from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
 from curation.keys.words import Row, Word, group_rows
 
@@ -65,7 +66,10 @@ class Label:
 class Table:
     page: int
     labels: list[Label]
-    rows: list[list[Token]]  # each row: number, answer, number, answer, ...
+    rows: list[list[Token]]  # pairs: number, answer, number, answer, ...; matrix: one answer cell a column
+    kind: str = "pairs"  # or "matrix": a subject per row, numbered columns (KSPO)
+    row_labels: list[list[Token]] = field(default_factory=list)  # matrix: the subject cell of each row
+    row_subjects: list[str | None] = field(default_factory=list)
     start: int | None = None
     session: int | None = None
     form: str | None = None
@@ -113,7 +117,10 @@ def read_image_pages(
             "(a scan too faint or skewed, or a layout this reader does not know); give the key as CSV/JSON"
         )
     templates = _learn_templates(tables, source)
-    answers = [_read_answers(table, templates, source) for table in tables]
+    circled = _read_matrices([t for t in tables if t.kind == "matrix"], source)
+    answers = [
+        circled[id(table)] if table.kind == "matrix" else _read_answers(table, templates, source) for table in tables
+    ]
     _apply_labels(tables, templates, gray_of, source)
     entries: dict[int, list[KeyEntry]] = {}
     for table, read in zip(tables, answers):
@@ -122,11 +129,11 @@ def read_image_pages(
                 number=number,
                 answers=answer,
                 session=table.session,
-                subject=table.subject,
+                subject=table.row_subjects[row] if table.kind == "matrix" else table.subject,
                 form=table.form,
                 note="read by OCR" if len(answer) == 1 else "several answers accepted; read by OCR",
             )
-            for number, answer in read
+            for row, number, answer in read
         )
     return entries, "\n".join(label.text for table in tables for label in table.labels)
 
@@ -216,8 +223,16 @@ def _tables_from_lines(
     for tokens in lines:
         if not any(g.image.shape[0] >= 0.6 * glyph_height for t in tokens for g in t.glyphs):
             continue  # specks between rows, not a line of text
-        if _is_grid_row(tokens, glyph_height):
-            if current is None or len(tokens) != len(current.rows[0]):
+        if (split := _matrix_split(tokens)) is not None:
+            label_tokens, cells = split
+            if current is None or current.kind != "matrix" or len(cells) != len(current.rows[0]):
+                current = Table(page=page, labels=pending_labels, rows=[], kind="matrix", start=1)
+                tables.append(current)
+                pending_labels = []
+            current.rows.append(cells)
+            current.row_labels.append(label_tokens)
+        elif _is_grid_row(tokens, glyph_height):
+            if current is None or current.kind != "pairs" or len(tokens) != len(current.rows[0]):
                 current = Table(page=page, labels=pending_labels, rows=[])
                 tables.append(current)
                 pending_labels = []
@@ -234,6 +249,17 @@ def _tables_from_lines(
             current = None
             pending_labels = [*pending_labels, Label(tokens, glyph_height)][-MAX_LABELS:]
     return [table for table in tables if len(table.rows) >= 2]
+
+
+def _matrix_split(tokens: list[Token]) -> tuple[list[Token], list[Token]] | None:
+    """A KSPO matrix row: a subject, then at least five cells of circled digits."""
+    cells: list[Token] = []
+    for token in reversed(tokens):
+        if not all(is_circled(g.image) for g in token.glyphs):
+            break
+        cells.insert(0, token)
+    label = tokens[: len(tokens) - len(cells)]
+    return (label, cells) if len(cells) >= 5 and label else None
 
 
 def _looks_like_grid_row(tokens: list[Token], glyph_height: float) -> bool:
@@ -325,6 +351,9 @@ def _number_tokens(table: Table) -> list[Token]:
 
 def _learn_templates(tables: list[Table], source: Path) -> Templates:
     templates = Templates()
+    tables = [table for table in tables if table.kind == "pairs"]
+    if not tables:
+        return templates
     for table in tables:
         first = _digit_glyphs(_number_tokens(table)[0])
         if len(first) == 1:
@@ -350,8 +379,28 @@ def _teach(templates: Templates, table: Table) -> None:
                 templates.add(int(digit), glyph)
 
 
-def _read_answers(table: Table, templates: Templates, source: Path) -> list[tuple[int, tuple[int, ...]]]:
-    """(number, answers) for each cell pair, after checking the numbers read back as their sequence."""
+def _read_matrices(tables: list[Table], source: Path) -> dict[int, list[tuple[int, int, tuple[int, ...]]]]:
+    """(row, number, answers) of every matrix table, keyed by id(table): columns are numbered 1..N from the
+    left (the KSPO header prints them white on blue, which the ink mask does not see)."""
+    glyphs = [g.image for table in tables for row in table.rows for cell in row for g in cell.glyphs]
+    if not glyphs:
+        return {}
+    digits = iter(read_circled(glyphs, lambda crops: _ocr_batch(crops, source, only="12345"), source))
+    read: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
+    for table in tables:
+        where = f"{source}, page {table.page + 1}"
+        cells = read.setdefault(id(table), [])
+        for row_index, row in enumerate(table.rows):
+            for number, cell in enumerate(row, start=1):
+                answers = tuple(sorted(next(digits) for _ in cell.glyphs))
+                if len(set(answers)) != len(answers):
+                    raise InputError(f"{where}, question {number}: circled digits read as {answers}, one twice")
+                cells.append((row_index, number, answers))
+    return read
+
+
+def _read_answers(table: Table, templates: Templates, source: Path) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(row, number, answers) for each cell pair, after checking the numbers read back as their sequence."""
     where = f"{source}, page {table.page + 1}, table starting at {table.start}"
     if not table.labels:
         raise InputError(
@@ -369,8 +418,8 @@ def _read_answers(table: Table, templates: Templates, source: Path) -> list[tupl
             f"{where}: only {agree} of {len(numbers)} question numbers read back as the expected sequence; "
             "the grid was not segmented reliably (a poor scan?); give the key as CSV/JSON"
         )
-    read: list[tuple[int, tuple[int, ...]]] = []
-    for row in table.rows:
+    read: list[tuple[int, int, tuple[int, ...]]] = []
+    for row_index, row in enumerate(table.rows):
         for answer_token in row[1::2]:
             number = table.start + len(read)
             digits = _digit_glyphs(answer_token)
@@ -382,7 +431,7 @@ def _read_answers(table: Table, templates: Templates, source: Path) -> list[tupl
                 )
             if len(set(answers)) != len(answers):
                 raise InputError(f"{where}, question {number}: answer cell read as {answers}, a digit twice")
-            read.append((number, answers))
+            read.append((row_index, number, answers))
     return read
 
 
@@ -397,10 +446,18 @@ def _apply_labels(
     with the key's own digit templates and the form letters are read alone with an A-H whitelist. All
     lines go to Tesseract in one call, and all letters in another."""
     labels = [(table, label) for table in tables for label in table.labels]
-    texts = _ocr_batch([_crop(gray_of[t.page], l.tokens, l.glyph_height) for t, l in labels], source)
+    subject_cells = [(table, row) for table in tables if table.kind == "matrix" for row in table.row_labels]
+    crops = [_crop(gray_of[t.page], l.tokens, l.glyph_height) for t, l in labels]
+    crops += [_crop(gray_of[t.page], row, _height(row[0])) for t, row in subject_cells]
+    texts = _ocr_batch(crops, source)
+    for (table, _), text in zip(subject_cells, texts[len(labels) :]):
+        table.row_subjects.append(text.replace(" ", "") or None)
     letters: list[tuple[Table, np.ndarray]] = []
     for (table, label), text in zip(labels, texts):
         label.text = text
+        if table.kind == "matrix":
+            _matrix_label(table, text)
+            continue
         lead = label.tokens[0].glyphs[0].image.shape
         shaped = len(label.tokens) == 2 and lead[1] <= 0.7 * lead[0] and len(label.tokens[1].glyphs) >= 2
         if (_SESSION_WORD.search(text) and len(label.tokens) in (2, 3)) or shaped:
@@ -412,6 +469,34 @@ def _apply_labels(
     for (table, _), letter in zip(letters, _ocr_batch([crop for _, crop in letters], source, only="ABCDEFGH")):
         if re.match(r"[A-H]", letter):
             table.form = normalise_form(letter[0])
+    _fill_matrix_context([table for table in tables if table.kind == "matrix"])
+
+
+_SESSION_IN_TEXT = re.compile(r"(\d)\s*교\s*시")
+_FORM_IN_TEXT = re.compile(r"(?<![A-Za-z])([A-H])\s*형")
+
+
+def _matrix_label(table: Table, text: str) -> None:
+    if match := _SESSION_IN_TEXT.search(text):
+        table.session = int(match.group(1))
+    if match := _FORM_IN_TEXT.search(text):
+        table.form = match.group(1)
+
+
+def _fill_matrix_context(tables: list[Table]) -> None:
+    """A KSPO page titles its session once, over blocks for forms A then B whose labels may be pictures:
+    a block without a session takes the one before it, and one without a form takes its place in the
+    session (first A, second B)."""
+    previous: Table | None = None
+    place: dict[tuple[int, int | None], int] = {}
+    for table in tables:
+        if table.session is None and previous is not None and previous.page == table.page:
+            table.session = previous.session
+        key = (table.page, table.session)
+        place[key] = place.get(key, 0) + 1
+        if table.form is None:
+            table.form = "ABCDEFGH"[place[key] - 1]
+        previous = table
 
 
 def _height(token: Token) -> float:
