@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from curation.errors import InputError
+from curation.keys.shapes import shape_vector
 
 SAME_SHAPE = 0.35  # squared distance between unit-norm 20x20 shape vectors: one digit drawn twice <= 0.25,
 # two different digits >= 0.55 (measured on the KSPO draft key)
@@ -36,19 +37,10 @@ def inner_digit(image: np.ndarray) -> np.ndarray:
     return inside[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def _vector(image: np.ndarray) -> np.ndarray:
-    h, w = image.shape
-    side = max(h, w)
-    square = np.zeros((side, side), np.float32)
-    square[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = image
-    vector = cv2.resize(square, (20, 20), interpolation=cv2.INTER_AREA).ravel()
-    return vector / (np.linalg.norm(vector) or 1.0)
-
-
 def read_circled(glyphs: list[np.ndarray], ocr, source: Path) -> list[int]:
     """The digit inside each circled glyph. ``ocr(crops) -> texts`` reads dark-on-white crops."""
     inners = [inner_digit(glyph) for glyph in glyphs]
-    vectors = [_vector(inner) for inner in inners]
+    vectors = [shape_vector(inner) for inner in inners]
     groups: list[list[int]] = []
     means: list[np.ndarray] = []
     for index, vector in enumerate(vectors):

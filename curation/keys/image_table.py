@@ -1,13 +1,20 @@
-"""Keys whose tables are pictures (HRDK/Q-Net 최종정답 PDFs, copier scans): render, find the grid, read it.
+"""Keys whose tables are pictures: HRDK/Q-Net 최종정답 PDFs (embedded JPEG tables), KSPO keys drawn as
+vector outlines, copier scans. The page is rendered, dark pixels are grouped into glyphs, glyphs into
+lines and tokens, and two table shapes are recognised from the layout alone:
 
-The HRDK grid is rows of (number, answer) pairs, five pairs a row, under label lines such as
-``1교시 A형`` / ``사회복지기초``. Tesseract misreads the small bitmap digits of these tables (3 as ``a``,
-1 as ``|``), so digits are read by the key's own numbers instead: a table whose first number is a single
-glyph starts at 1, which labels every glyph of its number column; those glyphs become per-document digit
-templates, and answers (and the first number of tables starting at 41) are classified against them.
-Every number column is then re-read with the templates and must agree with the sequence, which is the
-check that the grid was segmented right. Only the label lines go to Tesseract (``kor``), called as a
-subprocess (``tesseract - - -l kor --psm 7``), one call per label line.
+- pairs (HRDK): rows of (number, answer) cells, five pairs a row, under label lines ``1교시 A형`` /
+  ``사회복지기초``. Tesseract misreads the small bitmap digits of these tables (3 as ``a``, 1 as ``|``), so
+  digits are read by the key's own numbers instead: a table whose first number is one glyph starts at 1,
+  which labels every glyph of its number column; those glyphs become per-document digit templates, and
+  answers (and the first number of tables starting at 41) are classified against them. Every number column
+  is then re-read with the templates and must give its sequence: the check that the grid was segmented
+  right. Answer cells are digits separated by commas (``1,2,3,4,5``), or the key is refused.
+- matrix (KSPO): a subject cell, then one circled digit per column (columns numbered 1..N); circled digits
+  are read by ``circled``.
+
+Only words go to Tesseract (``kor+eng``, run as a subprocess on PNG input, TSV output): all label lines of
+a document in one call, the form letters in another, with single-line retries for lines page segmentation
+drops. Anything that cannot be read is refused with the file, page and row, never returned partially.
 """
 
 from __future__ import annotations
@@ -25,13 +32,13 @@ import pymupdf
 from curation.errors import InputError
 from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
-from curation.keys.words import Row, Word, group_rows
+from curation.keys.shapes import shape_vector
+from curation.keys.words import Word, group_rows
 
 INK_THRESHOLD = 140
 PAIRS_MIN = 2
 MAX_LABELS = 4  # lines kept above a table: title, 교시/형, subject
 MIN_AGREEMENT = 0.9
-TEMPLATE = 20
 
 
 @dataclass
@@ -81,13 +88,13 @@ class Templates:
     vectors: dict[int, list[np.ndarray]] = field(default_factory=dict)
 
     def add(self, digit: int, glyph: Glyph) -> None:
-        self.vectors.setdefault(digit, []).append(_vector(glyph.image))
+        self.vectors.setdefault(digit, []).append(shape_vector(glyph.image))
 
     def classify(self, glyph: Glyph, allowed: range | tuple[int, ...] = range(10)) -> int:
         means = {d: np.mean(v, axis=0) for d, v in self.vectors.items() if d in allowed}
         if not means:
             raise LookupError("no digit templates")
-        vector = _vector(glyph.image)
+        vector = shape_vector(glyph.image)
         return min(means, key=lambda d: float(np.sum((means[d] - vector) ** 2)))
 
 
@@ -139,6 +146,8 @@ def read_image_pages(
 
 
 def _render(page: pymupdf.Page) -> np.ndarray:
+    """Grey page raster: embedded pictures at twice their own resolution (at least 2 px/pt, so their
+    glyphs are not resampled away), vector-only pages at 300 dpi."""
     zoom = 300 / 72
     for info in page.get_images(full=True):
         for rect in page.get_image_rects(info[0]):
@@ -328,15 +337,6 @@ def _tesseract(image: np.ndarray, source: Path, *, psm: int, only: str = "", tsv
     if result.returncode != 0:
         raise InputError(f"{source}: tesseract failed: {result.stderr.decode(errors='replace').strip()}")
     return result.stdout.decode("utf-8", errors="replace")
-
-
-def _vector(image: np.ndarray) -> np.ndarray:
-    h, w = image.shape
-    side = max(h, w)
-    square = np.zeros((side, side), np.float32)
-    square[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = image
-    vector = cv2.resize(square, (TEMPLATE, TEMPLATE), interpolation=cv2.INTER_AREA).ravel()
-    return vector / (np.linalg.norm(vector) or 1.0)
 
 
 def _digit_glyphs(token: Token) -> list[Glyph]:
