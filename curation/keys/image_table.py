@@ -37,6 +37,7 @@ from curation.keys.words import Word, group_rows
 
 INK_THRESHOLD = 140
 PAIRS_MIN = 2
+DIGIT_WIDTH = 1.0  # widest digit-like glyph, as a fraction of its height (scanned digits run fat)
 MAX_LABELS = 4  # lines kept above a table: title, 교시/형, subject
 MIN_AGREEMENT = 0.9
 
@@ -181,6 +182,7 @@ def _page_tables(gray: np.ndarray, index: int, source: Path) -> list[Table]:
 
 def _tokens(glyphs: list[Glyph], glyph_height: float) -> list[Token]:
     glyphs = _merge_broken(sorted(glyphs, key=lambda g: g.box[0]))
+    glyphs = [part for glyph in glyphs for part in _split_touching(glyph, glyph_height) if not _rule(part, glyph_height)]
     tokens: list[Token] = []
     for glyph in glyphs:
         if tokens and glyph.box[0] - tokens[-1].box[2] <= 0.6 * glyph_height:
@@ -188,6 +190,27 @@ def _tokens(glyphs: list[Glyph], glyph_height: float) -> list[Token]:
         else:
             tokens.append(Token([glyph]))
     return tokens
+
+
+def _rule(glyph: Glyph, glyph_height: float) -> bool:
+    """A piece of a ruled line that a scan left between cells: taller than text and hair-thin."""
+    h, w = glyph.image.shape
+    return h > 1.1 * glyph_height and w < 0.15 * h
+
+
+def _split_touching(glyph: Glyph, glyph_height: float) -> list[Glyph]:
+    """Two digits a scan has fused (``36`` as one blob, twice as wide as tall): cut at the emptiest column
+    of the middle third."""
+    h, w = glyph.image.shape
+    if not (0.8 * glyph_height <= h <= 1.25 * glyph_height and 1.35 * h <= w <= 2.4 * h):
+        return [glyph]
+    columns = glyph.image.sum(axis=0)
+    cut = w // 3 + int(np.argmin(columns[w // 3 : 2 * w // 3]))
+    x0, y0, _, y1 = glyph.box
+    return [
+        Glyph((x0, y0, x0 + cut, y1), glyph.image[:, :cut]),
+        Glyph((x0 + cut, y0, x0 + w, y1), glyph.image[:, cut:]),
+    ]
 
 
 def _merge_broken(glyphs: list[Glyph]) -> list[Glyph]:
@@ -216,7 +239,7 @@ def _is_grid_row(tokens: list[Token], glyph_height: float) -> bool:
         return False
     for token in tokens:
         digits = [g for g in token.glyphs if g.image.shape[0] >= 0.6 * glyph_height]
-        if not digits or any(g.image.shape[1] > 0.85 * g.image.shape[0] for g in digits):
+        if not digits or any(g.image.shape[1] > DIGIT_WIDTH * g.image.shape[0] for g in digits):
             return False
     lefts = [t.box[0] for t in tokens]
     gaps = np.diff(lefts)
@@ -229,17 +252,19 @@ def _tables_from_lines(
     tables: list[Table] = []
     pending_labels: list[Label] = []
     current: Table | None = None
-    for tokens in lines:
-        if not any(g.image.shape[0] >= 0.6 * glyph_height for t in tokens for g in t.glyphs):
+    for line in lines:
+        if not any(g.image.shape[0] >= 0.6 * glyph_height for t in line for g in t.glyphs):
             continue  # specks between rows, not a line of text
+        # Cells never hold specks alone; labels are read whole, as printed.
+        tokens = [t for t in line if not all(g.image.shape[0] < 0.5 * glyph_height for g in t.glyphs)]
         if (split := _matrix_split(tokens)) is not None:
-            label_tokens, cells = split
+            cells = split[1]
             if current is None or current.kind != "matrix" or len(cells) != len(current.rows[0]):
                 current = Table(page=page, labels=pending_labels, rows=[], kind="matrix", start=1)
                 tables.append(current)
                 pending_labels = []
             current.rows.append(cells)
-            current.row_labels.append(label_tokens)
+            current.row_labels.append([t for t in line if t.box[2] <= cells[0].box[0]])
         elif _is_grid_row(tokens, glyph_height):
             if current is None or current.kind != "pairs" or len(tokens) != len(current.rows[0]):
                 current = Table(page=page, labels=pending_labels, rows=[])
@@ -256,7 +281,7 @@ def _tables_from_lines(
             if current is not None and len(current.rows) < 2:
                 tables.remove(current)  # one row of narrow glyphs is a title, not a grid
             current = None
-            pending_labels = [*pending_labels, Label(tokens, glyph_height)][-MAX_LABELS:]
+            pending_labels = [*pending_labels, Label(line, glyph_height)][-MAX_LABELS:]
     return [table for table in tables if len(table.rows) >= 2]
 
 
@@ -274,7 +299,7 @@ def _matrix_split(tokens: list[Token]) -> tuple[list[Token], list[Token]] | None
 def _looks_like_grid_row(tokens: list[Token], glyph_height: float) -> bool:
     """Many tokens of narrow (digit-like) glyphs: a grid row that failed the strict test."""
     glyphs = [g for t in tokens for g in t.glyphs if g.image.shape[0] >= 0.6 * glyph_height]
-    narrow = sum(g.image.shape[1] <= 0.85 * g.image.shape[0] for g in glyphs)
+    narrow = sum(g.image.shape[1] <= DIGIT_WIDTH * g.image.shape[0] for g in glyphs)
     return len(tokens) >= 2 * PAIRS_MIN and narrow >= 0.8 * len(glyphs)
 
 
@@ -343,6 +368,15 @@ def _digit_glyphs(token: Token) -> list[Glyph]:
     """The token's digits, without commas and specks (shorter than 60% of its tallest glyph)."""
     tallest = max(g.image.shape[0] for g in token.glyphs)
     return [g for g in token.glyphs if g.image.shape[0] >= 0.6 * tallest]
+
+
+def _commas(token: Token, digits: list[Glyph]) -> int:
+    """Small marks on the baseline between digits; specks higher up (scan dust, a rule's end) do not count."""
+    bottom = max(g.box[3] for g in digits)
+    height = max(g.image.shape[0] for g in digits)
+    return sum(
+        1 for g in token.glyphs if g not in digits and (g.box[1] + g.box[3]) / 2 > bottom - 0.5 * height
+    )
 
 
 def _number_tokens(table: Table) -> list[Token]:
@@ -424,7 +458,7 @@ def _read_answers(table: Table, templates: Templates, source: Path) -> list[tupl
             number = table.start + len(read)
             digits = _digit_glyphs(answer_token)
             answers = tuple(sorted(templates.classify(g, range(1, 6)) for g in digits))
-            if len(answer_token.glyphs) - len(digits) != len(digits) - 1:
+            if _commas(answer_token, digits) != len(digits) - 1:
                 raise InputError(
                     f"{where}, question {number}: answer cell does not read as digits separated by commas "
                     "(a glyph broken by the scan or JPEG); give the key as CSV/JSON"
