@@ -195,7 +195,9 @@ CPA_SUBJECTS_2025 = {"경영학": 32, "경제원론": 32, "기업법": 40, "세�
             [("기업법", "1", 1, (5,)), ("기업법", "1", 6, (1,)), ("기업법", "1", 22, (1,)),
              ("기업법", "1", 40, (3,)), ("기업법", "2", 1, (1,)), ("기업법", "2", 22, (2,)),
              ("세법개론", "1", 1, (5,)), ("세법개론", "2", 1, (2,)), ("세법개론", "1", 3, (1,)),
-             ("경영학", "1", 32, (1,)), ("경영학", "2", 20, (3,))],
+             ("경영학", "1", 32, (1,)), ("경영학", "2", 20, (3,)),
+             ("회계학", "1", 1, (1,)), ("회계학", "1", 2, (5,)), ("회계학", "1", 25, (4,)), ("회계학", "1", 28, (5,)),
+             ("회계학", "1", 50, (5,)), ("회계학", "2", 2, (4,)), ("회계학", "2", 28, (3,)), ("회계학", "2", 49, (1,))],
         ),
         (
             "cpa_2026_r61_1st_all-subjects_final_key_BROKEN-STREAMS.pdf",
@@ -273,6 +275,19 @@ def test_swc1_2021_image_key_answers(swc1_2021, session, form, number, answers):
     assert _answers(swc1_2021, number, session=session, form=form) == answers
 
 
+def test_swc1_2021_whole_tables(swc1_2021):
+    # 1교시 A형 and 3교시 B형 in full, as printed (every one of the 400 cells was checked by eye).
+    one_a = "1 2 3 1 5 5 2 4 1 3 4 2 3 3 5 A 4 5 A 15 3 1 5 2 5 3 4 2 1 5 1 1 4 5 2 5 4 3 2 3 2 4 5 3 2 4 2 5 1 2"
+    three_b = (
+        "1 4 2 3 3 1 4 2 5 1 5 3 5 3 2 4 A 5 2 3 1 4 2 5 3 1 4 3 3 1 5 1 1 5 2 5 1 4 4 2 2 5 3 2 5 3 2 1 4 4 "
+        "3 2 3 4 1 5 1 3 5 4 2 3 2 4 2 1 3 5 4 4 2 4 5 5 1"
+    )
+    for session, form, printed in ((1, "A", one_a), (3, "B", three_b)):
+        expected = [(1, 2, 3, 4, 5) if cell == "A" else tuple(map(int, cell)) for cell in printed.split()]
+        got = [swc1_2021.answer_for(n, session=session, form=form).answers for n in range(1, len(expected) + 1)]
+        assert got == expected
+
+
 def test_swc1_2021_multi_answer_cells(swc1_2021):
     multi = sorted((e.session, e.form, e.number) for e in swc1_2021.entries if len(e.answers) > 1)
     assert multi[:6] == [(1, "A", 16), (1, "A", 19), (1, "A", 20), (1, "B", 18), (1, "B", 19), (1, "B", 20)]
@@ -301,6 +316,8 @@ def test_taxacc_image_only_key():
     assert [_answers(key, n, subject="세법학개론") for n in (41, 42, 43, 44, 45, 46, 78, 79, 80)] == [
         (4,), (3,), (1,), (1,), (5,), (2,), (3,), (2,), (4,)]
     assert _answers(key, 65, subject="상법") == (1, 2, 3, 4, 5)
+    tax_law = "4 3 1 1 5 2 4 3 2 1 2 1 5 3 1 5 4 1 5 4 3 5 2 4 1 1 5 5 2 2 5 4 5 5 4 3 2 3 2 4"
+    assert [_answers(key, n, subject="세법학개론") for n in range(41, 81)] == [(int(a),) for a in tax_law.split()]
     assert [_answers(key, n, subject="민법") for n in (41, 42, 80)] == [(1,), (5,), (5,)]
 
 
