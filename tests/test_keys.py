@@ -389,3 +389,22 @@ def test_cli_key_show_refuses_html_in_one_line():
     shown = _kmmlu("key", "show", str(realdata_path("pdf", "nurseaide_2021H2_key__NOT_A_PDF_is_HTML.pdf")))
     assert shown.returncode == 2
     assert "HTML page" in shown.stderr and "Traceback" not in shown.stderr
+
+
+def test_key_published_as_a_picture(tmp_path):
+    import pymupdf
+
+    with pymupdf.open(realdata_path("pdf", "swc1_2024_r22_answers.pdf")) as document:
+        picture = tmp_path / "key.bin"  # the name says nothing: the bytes say PNG
+        picture.write_bytes(document[0].get_pixmap(dpi=250).tobytes("png"))
+    key = read_key(picture)
+    assert Counter(e.session for e in key.entries) == {1: 50, 2: 75, 3: 75}
+    assert _answers(key, 19, session=3) == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, session=1) for n in (1, 5, 20)] == [(1,), (1,), (5,)]
+
+
+def test_broken_pdf_is_refused(tmp_path):
+    broken = tmp_path / "key.pdf"
+    broken.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 50)
+    with pytest.raises(InputError, match="key.pdf"):
+        read_key(broken)

@@ -19,7 +19,8 @@ OcrMode = Literal["auto", "always", "never"]
 
 
 def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
-    """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), CSV, XLSX or JSON.
+    """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), a PNG/JPEG picture of
+    one, CSV, XLSX or JSON.
     ``ocr``: ``auto`` OCRs pages whose tables are not text, ``always`` OCRs every page, ``never`` refuses
     pages without a text table."""
     if ocr not in ("auto", "always", "never"):
@@ -29,7 +30,9 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
         raise InputError(f"{path}: no such file")
     kind = sniff_file(path)
     if kind == "pdf":
-        status, entries = _read_pdf(path, ocr)
+        status, entries = _read_pdf(path, _open_pdf(path), ocr)
+    elif kind in ("png", "jpeg"):
+        status, entries = _read_pdf(path, _image_as_pdf(path), "always" if ocr == "auto" else ocr)
     elif kind == "json":
         status, entries = None, read_json_key(path)
     elif kind in ("csv", "text"):
@@ -42,7 +45,7 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
             "page, under this name); download the key again and check it opens as a PDF"
         )
     else:
-        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, CSV, XLSX or JSON file")
+        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, PNG/JPEG, CSV, XLSX or JSON file")
     if not entries:
         raise InputError(f"{path}: no answer table found in this {describe(kind)}")
     _check_complete(path, entries)
@@ -57,11 +60,23 @@ def _is_xlsx(path: Path) -> bool:
         return False
 
 
-def _read_pdf(path: Path, ocr: str) -> tuple[str | None, list[KeyEntry]]:
+def _open_pdf(path: Path) -> pymupdf.Document:
     try:
-        document = pymupdf.open(path)
-    except (pymupdf.FileDataError, RuntimeError) as exc:
+        return pymupdf.open(path, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise InputError(f"{path}: PDF cannot be opened even with repair ({exc}); download it again")
+
+
+def _image_as_pdf(path: Path) -> pymupdf.Document:
+    """A key published as a picture: one PDF page holding it, read like an image-only PDF."""
+    try:
+        with pymupdf.open(path) as image:
+            return pymupdf.open("pdf", image.convert_to_pdf())
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise InputError(f"{path}: the image cannot be decoded ({exc}); download it again")
+
+
+def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | None, list[KeyEntry]]:
     with document:
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
