@@ -96,6 +96,7 @@ def test_answer_for_matches_only_what_is_known():
     assert _answers(key, 2, form="짝수형") == (3,)
     assert key.answer_for(3) is None  # neither form is a default
     assert key.answer_for(9) is None
+    assert key.answer_for(1, session=2, subject="민법") is None  # another subject is not
 
 
 # ---- tabular keys ----------------------------------------------------------------------------------------
@@ -302,6 +303,9 @@ def test_swc1_2024_image_only_key():
     second = [4, 3, 5, 4, 2, 3, 5, 2, 1, 1, 5, 3, 4, 2, 5, 1, 3, 5, 1, 2]
     assert [key.answer_for(n, session=2).answers for n in range(1, 21)] == [(a,) for a in second]
     assert _answers(key, 75, session=2) == (4,)
+    # the subject as the paper prints it finds the table even where OCR misread a letter of its label
+    assert _answers(key, 1, session=2, subject="사회복지실천") == (4,)
+    assert _answers(key, 19, session=3, subject="사회복지정책과 제도") == (1, 2, 3, 4, 5)
 
 
 def test_taxacc_image_only_key():

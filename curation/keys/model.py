@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from difflib import SequenceMatcher
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 Status = Literal["provisional", "final"]
 
+SIMILAR_SUBJECT = 0.75  # 사회목지실천 ~ 사회복지실천 0.83; 민법 ~ 상법 0.5
 # Forms that an unspecified booklet defaults to, when a key holds several forms.
 DEFAULT_FORMS = ("A", "1", "odd")
 
@@ -43,18 +45,26 @@ class AnswerKey(BaseModel):
         self, number: int, *, session: int | None = None, form: str | None = None, subject: str | None = None
     ) -> KeyEntry | None:
         """The entry for a printed number. Each of session/form/subject narrows the match only where both
-        the caller and the entry know it. Several forms left and no form asked: the default form (A, ①형,
+        the caller and the entry know it; a subject that matches no entry exactly falls back to a close
+        spelling (OCR'd names). Several forms left and no form asked: the default form (A, ①형,
         홀수형) if exactly one entry has it; anything else still ambiguous gives None."""
         wanted_form = normalise_form(form) if form is not None else None
         wanted_subject = subject_key(subject) if subject is not None else None
-        found = [
+        candidates = [
             entry
             for entry in self.entries
             if entry.number == number
             and (session is None or entry.session is None or entry.session == session)
             and (wanted_form is None or entry.form is None or entry.form == wanted_form)
-            and (wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject))
         ]
+        found = [
+            entry
+            for entry in candidates
+            if wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject)
+        ]
+        if not found and wanted_subject is not None:
+            # a subject name OCR read with a letter wrong (사회목지실천) still finds its table
+            found = [e for e in candidates if _similar_subject(e.subject or "", wanted_subject)]
         if len(found) > 1 and wanted_form is None and len({entry.form for entry in found}) > 1:
             found = [entry for entry in found if entry.form in DEFAULT_FORMS]
         return found[0] if len(found) == 1 else None
@@ -118,6 +128,10 @@ _DOTS = "ㆍᆞ·・‧"  # middle dots; ㆍ (U+318D) counts as a letter to isal
 def _same_subject(entry_subject: str, wanted: str) -> bool:
     have = subject_key(entry_subject)
     return have == wanted or (bool(have) and bool(wanted) and (have in wanted or wanted in have))
+
+
+def _similar_subject(entry_subject: str, wanted: str) -> bool:
+    return SequenceMatcher(None, subject_key(entry_subject), wanted).ratio() >= SIMILAR_SUBJECT
 
 
 def status_from_text(text: str) -> Status | None:
