@@ -412,3 +412,12 @@ def test_broken_pdf_is_refused(tmp_path):
     broken.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 50)
     with pytest.raises(InputError, match="key.pdf"):
         read_key(broken)
+
+
+def test_all_correct_on_a_four_option_key(tmp_path):
+    rows = "\n".join(f"{n},{n % 4 + 1}" for n in range(1, 25))
+    key_file = tmp_path / "key.csv"
+    key_file.write_text(f"문제번호,정답\n{rows}\n25,전항정답\n", encoding="utf-8")
+    assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4)
+    key_file.write_text(f"문제번호,정답\n{rows}\n25,전항정답\n26,5\n", encoding="utf-8")
+    assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4, 5)

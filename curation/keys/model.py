@@ -145,6 +145,9 @@ def status_from_text(text: str) -> Status | None:
 
 
 _ALL_CORRECT = ("전항정답", "모두정답", "전부정답")
+EVERY_OPTION = "every option accepted"
+NO_OPTION = "no correct option, every examinee credited"
+ALL_ACCEPTED_NOTES = (EVERY_OPTION, NO_OPTION)
 _NONE_CORRECT = ("정답없음", "정답 없음")
 
 
@@ -163,10 +166,10 @@ def read_answer_cell(text: str, *, options: int = 5) -> CellReading:
     if "비공개" in squashed:
         return CellReading(answers=None, withheld=True, note=squashed)
     if any(word in squashed for word in _ALL_CORRECT):
-        return CellReading(answers=tuple(range(1, options + 1)), note=f"{squashed}: every option accepted")
+        return CellReading(answers=tuple(range(1, options + 1)), note=f"{squashed}: {EVERY_OPTION}")
     if any(word.replace(" ", "") in squashed for word in _NONE_CORRECT):
         return CellReading(
-            answers=tuple(range(1, options + 1)), note=f"{squashed}: no correct option, every examinee credited"
+            answers=tuple(range(1, options + 1)), note=f"{squashed}: {NO_OPTION}"
         )
     folded = unicodedata.normalize("NFKC", squashed)
     if not folded or not re.fullmatch(r"[\d,./·、]+", folded):

@@ -10,7 +10,7 @@ import pymupdf
 
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
-from curation.keys.model import AnswerKey, KeyEntry, status_from_text
+from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.keys.words import Word, group_rows
@@ -49,7 +49,20 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
     if not entries:
         raise InputError(f"{path}: no answer table found in this {describe(kind)}")
     _check_complete(path, entries)
-    return AnswerKey(source=str(path), status=status, entries=tuple(entries))
+    return AnswerKey(source=str(path), status=status, entries=tuple(_fit_all_correct(entries)))
+
+
+def _fit_all_correct(entries: list[KeyEntry]) -> list[KeyEntry]:
+    """``전항정답`` names no option count; cells read it as 1..5. On a four-option exam (every stated answer
+    within 1..4, over at least 20 items) it means 1..4."""
+    stated = [e.answers for e in entries if e.answers is not None and not _all_correct(e)]
+    if len(stated) < 20 or max(max(answers) for answers in stated) > 4:
+        return entries
+    return [e.model_copy(update={"answers": (1, 2, 3, 4)}) if _all_correct(e) else e for e in entries]
+
+
+def _all_correct(entry: KeyEntry) -> bool:
+    return entry.note is not None and entry.note.endswith(ALL_ACCEPTED_NOTES)
 
 
 def _is_xlsx(path: Path) -> bool:
