@@ -421,3 +421,9 @@ def test_all_correct_on_a_four_option_key(tmp_path):
     assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4)
     key_file.write_text(f"문제번호,정답\n{rows}\n25,전항정답\n26,5\n", encoding="utf-8")
     assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4, 5)
+
+
+def test_image_key_without_tesseract_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary on this PATH
+    with pytest.raises(InputError, match="Tesseract is not installed; install it"):
+        read_key(realdata_path("pdf", "swc1_2024_r22_answers.pdf"))

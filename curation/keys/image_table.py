@@ -12,7 +12,7 @@ lines and tokens, and two table shapes are recognised from the layout alone:
 - matrix (KSPO): a subject cell, then one circled digit per column (columns numbered 1..N); circled digits
   are read by ``circled``.
 
-Only words go to Tesseract (``kor+eng``, run as a subprocess on PNG input, TSV output): all label lines of
+Only words go to Tesseract (through ``tesseract``, the adapter): all label lines of
 a document in one call, the form letters in another, with single-line retries for lines page segmentation
 drops. Anything that cannot be read is refused with the file, page and row, never returned partially.
 """
@@ -20,8 +20,6 @@ drops. Anything that cannot be read is refused with the file, page and row, neve
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +31,7 @@ from curation.errors import InputError
 from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
 from curation.keys.shapes import shape_vector
+from curation.keys.tesseract import read_lines, require_tesseract
 from curation.keys.words import Word, group_rows
 
 INK_THRESHOLD = 140
@@ -103,11 +102,7 @@ def read_image_pages(
     document: pymupdf.Document, pages: list[int], *, source: Path
 ) -> tuple[dict[int, list[KeyEntry]], str]:
     """Entries per page index for pages whose key tables are images or outlines, and the label text read."""
-    if shutil.which("tesseract") is None:
-        raise InputError(
-            f"{source}: the key's tables are images and Tesseract is not installed; "
-            "install it (apt-get install tesseract-ocr tesseract-ocr-kor) or give the key as CSV/JSON"
-        )
+    require_tesseract(source)
     tables: list[Table] = []
     gray_of: dict[int, np.ndarray] = {}
     for index in pages:
@@ -312,58 +307,6 @@ def _crop(gray: np.ndarray, tokens: list[Token], glyph_height: float) -> np.ndar
     return gray[y0:y1, x0:x1]
 
 
-def _ocr_batch(crops: list[np.ndarray], source: Path, *, only: str = "") -> list[str]:
-    """Text of each crop, from one Tesseract call on the crops stacked one above the other."""
-    if not crops:
-        return []
-    gap = max(max(c.shape[0] for c in crops), 20)
-    width = max(c.shape[1] for c in crops) + 2 * gap
-    canvas = np.full((sum(c.shape[0] + gap for c in crops) + gap, width), 255, np.uint8)
-    spans = []
-    y = gap
-    for crop in crops:
-        canvas[y : y + crop.shape[0], gap : gap + crop.shape[1]] = crop
-        spans.append((y, y + crop.shape[0]))
-        y += crop.shape[0] + gap
-    words: list[list[tuple[int, str]]] = [[] for _ in crops]
-    for line in _tesseract(canvas, source, psm=6, only=only, tsv=True).splitlines()[1:]:
-        cells = line.split("\t")
-        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
-            continue
-        left, top, height = int(cells[6]), int(cells[7]), int(cells[9])
-        centre = top + height / 2
-        for index, (y0, y1) in enumerate(spans):
-            if y0 - gap / 2 <= centre <= y1 + gap / 2:
-                words[index].append((left, cells[11].strip()))
-                break
-    texts = [" ".join(text for _, text in sorted(found)) for found in words]
-    # Page segmentation drops some short lines (a two-syllable subject, a lone letter): read those alone.
-    return [
-        text or _tesseract(_pad(crop, gap // 2), source, psm=10 if only else 7, only=only).strip()
-        for crop, text in zip(crops, texts)
-    ]
-
-
-def _pad(crop: np.ndarray, pad: int) -> np.ndarray:
-    return cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
-
-
-def _tesseract(image: np.ndarray, source: Path, *, psm: int, only: str = "", tsv: bool = False) -> str:
-    ok, png = cv2.imencode(".png", image)
-    options = ["-c", f"tessedit_char_whitelist={only}"] if only else []
-    result = subprocess.run(
-        ["tesseract", "-", "-", "-l", "eng" if only else "kor+eng", "--psm", str(psm), *options]
-        + (["tsv"] if tsv else []),
-        input=png.tobytes(),
-        capture_output=True,
-        env={"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin:/usr/local/bin"},
-        timeout=120,
-    )
-    if result.returncode != 0:
-        raise InputError(f"{source}: tesseract failed: {result.stderr.decode(errors='replace').strip()}")
-    return result.stdout.decode("utf-8", errors="replace")
-
-
 def _digit_glyphs(token: Token) -> list[Glyph]:
     """The token's digits, without commas and specks (shorter than 60% of its tallest glyph)."""
     tallest = max(g.image.shape[0] for g in token.glyphs)
@@ -419,7 +362,7 @@ def _read_matrices(tables: list[Table], source: Path) -> dict[int, list[tuple[in
     glyphs = [g.image for table in tables for row in table.rows for cell in row for g in cell.glyphs]
     if not glyphs:
         return {}
-    digits = iter(read_circled(glyphs, lambda crops: _ocr_batch(crops, source, only="12345"), source))
+    digits = iter(read_circled(glyphs, lambda crops: read_lines(crops, source, only="12345"), source))
     read: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
     for table in tables:
         where = f"{source}, page {table.page + 1}"
@@ -483,7 +426,7 @@ def _apply_labels(
     subject_cells = [(table, row) for table in tables if table.kind == "matrix" for row in table.row_labels]
     crops = [_crop(gray_of[t.page], l.tokens, l.glyph_height) for t, l in labels]
     crops += [_crop(gray_of[t.page], row, _height(row[0])) for t, row in subject_cells]
-    texts = _ocr_batch(crops, source)
+    texts = read_lines(crops, source)
     for (table, _), text in zip(subject_cells, texts[len(labels) :]):
         table.row_subjects.append(text.replace(" ", "") or None)
     letters: list[tuple[Table, np.ndarray]] = []
@@ -500,7 +443,7 @@ def _apply_labels(
             letters.append((table, _crop(gray_of[table.page], [Token(form_token.glyphs[:1])], _height(form_token))))
         elif re.fullmatch(r"[가-힣·ㆍ･ ]{2,}", text) and not re.search(r"정답|시험", text):
             table.subject = text.replace(" ", "")
-    for (table, _), letter in zip(letters, _ocr_batch([crop for _, crop in letters], source, only="ABCDEFGH")):
+    for (table, _), letter in zip(letters, read_lines([crop for _, crop in letters], source, only="ABCDEFGH")):
         if re.match(r"[A-H]", letter):
             table.form = normalise_form(letter[0])
     _fill_matrix_context([table for table in tables if table.kind == "matrix"])
