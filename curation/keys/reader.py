@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Literal
 
 import pymupdf
 
@@ -15,7 +14,7 @@ from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.keys.words import Word, group_rows
 
-OcrMode = Literal["auto", "always", "never"]
+MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
 
 
 def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
@@ -116,7 +115,13 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
 
 
 def _has_graphics(page: pymupdf.Page) -> bool:
-    return bool(page.get_images()) or bool(page.get_drawings())
+    """Could a table be drawn here: pictures over a tenth of the page, or many vector paths (outlined
+    glyphs)? A logo or a rule alone does not send a page to OCR."""
+    area = page.rect.width * page.rect.height
+    pictures = sum(
+        rect.get_area() for info in page.get_images(full=True) for rect in page.get_image_rects(info[0])
+    )
+    return pictures >= 0.1 * area or len(page.get_drawings()) >= MANY_PATHS
 
 
 def _check_complete(path: Path, entries: list[KeyEntry]) -> None:
