@@ -15,7 +15,7 @@ import pytest
 from conftest import realdata_path
 from curation.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.keys.model import normalise_form, read_answer_cell, status_from_text
+from curation.keys.model import normalise_form, read_answer_cell, status_from_text, subject_key
 
 
 def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
@@ -96,6 +96,7 @@ def test_answer_for_matches_only_what_is_known():
     assert _answers(key, 2, form="짝수형") == (3,)
     assert key.answer_for(3) is None  # neither form is a default
     assert key.answer_for(9) is None
+    assert key.answer_for(1, session=2, subject="민법") is None  # another subject is not
 
 
 # ---- tabular keys ----------------------------------------------------------------------------------------
@@ -195,7 +196,9 @@ CPA_SUBJECTS_2025 = {"경영학": 32, "경제원론": 32, "기업법": 40, "세�
             [("기업법", "1", 1, (5,)), ("기업법", "1", 6, (1,)), ("기업법", "1", 22, (1,)),
              ("기업법", "1", 40, (3,)), ("기업법", "2", 1, (1,)), ("기업법", "2", 22, (2,)),
              ("세법개론", "1", 1, (5,)), ("세법개론", "2", 1, (2,)), ("세법개론", "1", 3, (1,)),
-             ("경영학", "1", 32, (1,)), ("경영학", "2", 20, (3,))],
+             ("경영학", "1", 32, (1,)), ("경영학", "2", 20, (3,)),
+             ("회계학", "1", 1, (1,)), ("회계학", "1", 2, (5,)), ("회계학", "1", 25, (4,)), ("회계학", "1", 28, (5,)),
+             ("회계학", "1", 50, (5,)), ("회계학", "2", 2, (4,)), ("회계학", "2", 28, (3,)), ("회계학", "2", 49, (1,))],
         ),
         (
             "cpa_2026_r61_1st_all-subjects_final_key_BROKEN-STREAMS.pdf",
@@ -273,6 +276,19 @@ def test_swc1_2021_image_key_answers(swc1_2021, session, form, number, answers):
     assert _answers(swc1_2021, number, session=session, form=form) == answers
 
 
+def test_swc1_2021_whole_tables(swc1_2021):
+    # 1교시 A형 and 3교시 B형 in full, as printed (every one of the 400 cells was checked by eye).
+    one_a = "1 2 3 1 5 5 2 4 1 3 4 2 3 3 5 A 4 5 A 15 3 1 5 2 5 3 4 2 1 5 1 1 4 5 2 5 4 3 2 3 2 4 5 3 2 4 2 5 1 2"
+    three_b = (
+        "1 4 2 3 3 1 4 2 5 1 5 3 5 3 2 4 A 5 2 3 1 4 2 5 3 1 4 3 3 1 5 1 1 5 2 5 1 4 4 2 2 5 3 2 5 3 2 1 4 4 "
+        "3 2 3 4 1 5 1 3 5 4 2 3 2 4 2 1 3 5 4 4 2 4 5 5 1"
+    )
+    for session, form, printed in ((1, "A", one_a), (3, "B", three_b)):
+        expected = [(1, 2, 3, 4, 5) if cell == "A" else tuple(map(int, cell)) for cell in printed.split()]
+        got = [swc1_2021.answer_for(n, session=session, form=form).answers for n in range(1, len(expected) + 1)]
+        assert got == expected
+
+
 def test_swc1_2021_multi_answer_cells(swc1_2021):
     multi = sorted((e.session, e.form, e.number) for e in swc1_2021.entries if len(e.answers) > 1)
     assert multi[:6] == [(1, "A", 16), (1, "A", 19), (1, "A", 20), (1, "B", 18), (1, "B", 19), (1, "B", 20)]
@@ -287,6 +303,9 @@ def test_swc1_2024_image_only_key():
     second = [4, 3, 5, 4, 2, 3, 5, 2, 1, 1, 5, 3, 4, 2, 5, 1, 3, 5, 1, 2]
     assert [key.answer_for(n, session=2).answers for n in range(1, 21)] == [(a,) for a in second]
     assert _answers(key, 75, session=2) == (4,)
+    # the subject as the paper prints it finds the table even where OCR misread a letter of its label
+    assert _answers(key, 1, session=2, subject="사회복지실천") == (4,)
+    assert _answers(key, 19, session=3, subject="사회복지정책과 제도") == (1, 2, 3, 4, 5)
 
 
 def test_taxacc_image_only_key():
@@ -301,23 +320,45 @@ def test_taxacc_image_only_key():
     assert [_answers(key, n, subject="세법학개론") for n in (41, 42, 43, 44, 45, 46, 78, 79, 80)] == [
         (4,), (3,), (1,), (1,), (5,), (2,), (3,), (2,), (4,)]
     assert _answers(key, 65, subject="상법") == (1, 2, 3, 4, 5)
+    tax_law = "4 3 1 1 5 2 4 3 2 1 2 1 5 3 1 5 4 1 5 4 3 5 2 4 1 1 5 5 2 2 5 4 5 5 4 3 2 3 2 4"
+    assert [_answers(key, n, subject="세법학개론") for n in range(41, 81)] == [(int(a),) for a in tax_law.split()]
     assert [_answers(key, n, subject="민법") for n in (41, 42, 80)] == [(1,), (5,), (5,)]
 
 
 @pytest.mark.parametrize(
     "name, why",
     [
-        # Refusals, stated: the scan's grid does not segment, the 2022 key's JPEG breaks glyphs, and the
-        # KSPO draft's circled digits are not read by this reader.
-        ("realtor_2025_r36_answers_SCANNED.pdf", "no answer grid that OCR could find"),
+        # Refusals, stated: the copier scan's grid does not segment (its rows merge or break), and the 2022
+        # key's light JPEG strokes break glyphs in its first table.
+        ("realtor_2025_r36_answers_SCANNED.pdf", "read back as the expected sequence"),
         ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
-        ("healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf", "no answer grid that OCR could find"),
     ],
 )
 def test_unreadable_image_keys_are_refused_clearly(name, why):
     with pytest.raises(InputError, match=why) as raised:
         read_key(realdata_path("pdf", name))
     assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+def test_healthex_vector_only_draft_key():
+    """Pure vector outlines: rendered, circled digits read by ring removal; A/B by block order."""
+    draft = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf"))
+    # OCR reads the middle dot as ㆍ where the final key's text has ･; subjects compare without dots
+    by_key = {(s, f, subject_key(subj)): n for (s, f, subj), n in draft.group_counts().items()}
+    assert by_key == {(s, f, subject_key(subj)): n for (s, f, subj), n in _healthex_expected_groups().items()}
+    row = [4, 1, 3, 1, 3, 3, 4, 2, 2, 4, 2, 2, 3, 3, 1, 1, 2, 4, 3, 4]
+    assert [_answers(draft, n, session=1, form="A", subject="운동생리학") for n in range(1, 21)] == [(a,) for a in row]
+    row = [3, 4, 1, 1, 3, 2, 3, 1, 1, 2, 2, 2, 1, 2, 3, 4, 3, 3, 3, 4]
+    assert [_answers(draft, n, session=1, form="B", subject="운동부하검사") for n in range(1, 21)] == [(a,) for a in row]
+    # The draft said ③ for 기능해부학 4; the final key accepts every option. Everything else agrees.
+    final = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_final_key.pdf"))
+    differ = [
+        (e.session, e.form, e.subject, e.number)
+        for e in draft.entries
+        if e.answers != final.answer_for(e.number, session=e.session, form=e.form, subject=e.subject).answers
+    ]
+    assert differ == [(2, "A", "기능해부학", 4), (2, "B", "기능해부학", 4)]
+    assert _answers(draft, 4, session=2, form="B", subject="기능해부학") == (3,)
 
 
 def test_ocr_never_refuses_image_keys():
@@ -352,3 +393,37 @@ def test_cli_key_show_refuses_html_in_one_line():
     shown = _kmmlu("key", "show", str(realdata_path("pdf", "nurseaide_2021H2_key__NOT_A_PDF_is_HTML.pdf")))
     assert shown.returncode == 2
     assert "HTML page" in shown.stderr and "Traceback" not in shown.stderr
+
+
+def test_key_published_as_a_picture(tmp_path):
+    import pymupdf
+
+    with pymupdf.open(realdata_path("pdf", "swc1_2024_r22_answers.pdf")) as document:
+        picture = tmp_path / "key.bin"  # the name says nothing: the bytes say PNG
+        picture.write_bytes(document[0].get_pixmap(dpi=250).tobytes("png"))
+    key = read_key(picture)
+    assert Counter(e.session for e in key.entries) == {1: 50, 2: 75, 3: 75}
+    assert _answers(key, 19, session=3) == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, session=1) for n in (1, 5, 20)] == [(1,), (1,), (5,)]
+
+
+def test_broken_pdf_is_refused(tmp_path):
+    broken = tmp_path / "key.pdf"
+    broken.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 50)
+    with pytest.raises(InputError, match="key.pdf"):
+        read_key(broken)
+
+
+def test_all_correct_on_a_four_option_key(tmp_path):
+    rows = "\n".join(f"{n},{n % 4 + 1}" for n in range(1, 25))
+    key_file = tmp_path / "key.csv"
+    key_file.write_text(f"문제번호,정답\n{rows}\n25,전항정답\n", encoding="utf-8")
+    assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4)
+    key_file.write_text(f"문제번호,정답\n{rows}\n25,전항정답\n26,5\n", encoding="utf-8")
+    assert read_key(key_file).answer_for(25).answers == (1, 2, 3, 4, 5)
+
+
+def test_image_key_without_tesseract_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary on this PATH
+    with pytest.raises(InputError, match="Tesseract is not installed; install it"):
+        read_key(realdata_path("pdf", "swc1_2024_r22_answers.pdf"))

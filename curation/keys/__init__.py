@@ -1,4 +1,12 @@
-"""Official answer keys, read as published, into one typed model (see ``model`` for conventions)."""
+"""Official answer keys, read as published, into one typed model.
+
+- ``model``: ``KeyEntry``/``AnswerKey`` (form codes: A형 -> ``A``, ①형 -> ``1``, 홀수형 -> ``odd``,
+  짝수형 -> ``even``), answer cells, provisional/final from the document's words.
+- ``reader``: ``read_key`` routes by magic bytes: PDF, PNG/JPEG, CSV, XLSX, JSON; refuses HTML and the rest.
+- ``text_table``: text-layer tables (국시원 rows, FSS CPA blocks, KSPO matrices), column by header.
+- ``image_table`` / ``circled`` / ``shapes``: picture and outline tables (HRDK grids, KSPO circled digits).
+- ``tabular``: CSV/XLSX/JSON keys.  ``words``: words with boxes grouped into rows.
+"""
 
 from curation.keys.model import AnswerKey, KeyEntry, normalise_form
 from curation.keys.reader import read_key

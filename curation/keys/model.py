@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from difflib import SequenceMatcher
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 Status = Literal["provisional", "final"]
 
+SIMILAR_SUBJECT = 0.75  # 사회목지실천 ~ 사회복지실천 0.83; 민법 ~ 상법 0.5
 # Forms that an unspecified booklet defaults to, when a key holds several forms.
 DEFAULT_FORMS = ("A", "1", "odd")
 
@@ -43,18 +45,26 @@ class AnswerKey(BaseModel):
         self, number: int, *, session: int | None = None, form: str | None = None, subject: str | None = None
     ) -> KeyEntry | None:
         """The entry for a printed number. Each of session/form/subject narrows the match only where both
-        the caller and the entry know it. Several forms left and no form asked: the default form (A, ①형,
+        the caller and the entry know it; a subject that matches no entry exactly falls back to a close
+        spelling (OCR'd names). Several forms left and no form asked: the default form (A, ①형,
         홀수형) if exactly one entry has it; anything else still ambiguous gives None."""
         wanted_form = normalise_form(form) if form is not None else None
         wanted_subject = subject_key(subject) if subject is not None else None
-        found = [
+        candidates = [
             entry
             for entry in self.entries
             if entry.number == number
             and (session is None or entry.session is None or entry.session == session)
             and (wanted_form is None or entry.form is None or entry.form == wanted_form)
-            and (wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject))
         ]
+        found = [
+            entry
+            for entry in candidates
+            if wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject)
+        ]
+        if not found and wanted_subject is not None:
+            # a subject name OCR read with a letter wrong (사회목지실천) still finds its table
+            found = [e for e in candidates if _similar_subject(e.subject or "", wanted_subject)]
         if len(found) > 1 and wanted_form is None and len({entry.form for entry in found}) > 1:
             found = [entry for entry in found if entry.form in DEFAULT_FORMS]
         return found[0] if len(found) == 1 else None
@@ -109,12 +119,19 @@ def normalise_form(text: str) -> str:
 
 def subject_key(text: str) -> str:
     """Matching key for subject names: NFKC, letters and digits only (``건강･체력평가`` == ``건강·체력 평가``)."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum())
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum() and ch not in _DOTS)
+
+
+_DOTS = "ㆍᆞ·・‧"  # middle dots; ㆍ (U+318D) counts as a letter to isalnum
 
 
 def _same_subject(entry_subject: str, wanted: str) -> bool:
     have = subject_key(entry_subject)
     return have == wanted or (bool(have) and bool(wanted) and (have in wanted or wanted in have))
+
+
+def _similar_subject(entry_subject: str, wanted: str) -> bool:
+    return SequenceMatcher(None, subject_key(entry_subject), wanted).ratio() >= SIMILAR_SUBJECT
 
 
 def status_from_text(text: str) -> Status | None:
@@ -128,6 +145,9 @@ def status_from_text(text: str) -> Status | None:
 
 
 _ALL_CORRECT = ("전항정답", "모두정답", "전부정답")
+EVERY_OPTION = "every option accepted"
+NO_OPTION = "no correct option, every examinee credited"
+ALL_ACCEPTED_NOTES = (EVERY_OPTION, NO_OPTION)
 _NONE_CORRECT = ("정답없음", "정답 없음")
 
 
@@ -146,10 +166,10 @@ def read_answer_cell(text: str, *, options: int = 5) -> CellReading:
     if "비공개" in squashed:
         return CellReading(answers=None, withheld=True, note=squashed)
     if any(word in squashed for word in _ALL_CORRECT):
-        return CellReading(answers=tuple(range(1, options + 1)), note=f"{squashed}: every option accepted")
+        return CellReading(answers=tuple(range(1, options + 1)), note=f"{squashed}: {EVERY_OPTION}")
     if any(word.replace(" ", "") in squashed for word in _NONE_CORRECT):
         return CellReading(
-            answers=tuple(range(1, options + 1)), note=f"{squashed}: no correct option, every examinee credited"
+            answers=tuple(range(1, options + 1)), note=f"{squashed}: {NO_OPTION}"
         )
     folded = unicodedata.normalize("NFKC", squashed)
     if not folded or not re.fullmatch(r"[\d,./·、]+", folded):

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Literal
 
 import pymupdf
 
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
-from curation.keys.model import AnswerKey, KeyEntry, status_from_text
+from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.keys.words import Word, group_rows
 
-OcrMode = Literal["auto", "always", "never"]
+MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
 
 
 def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
-    """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), CSV, XLSX or JSON.
+    """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), a PNG/JPEG picture of
+    one, CSV, XLSX or JSON.
     ``ocr``: ``auto`` OCRs pages whose tables are not text, ``always`` OCRs every page, ``never`` refuses
     pages without a text table."""
     if ocr not in ("auto", "always", "never"):
@@ -29,7 +29,9 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
         raise InputError(f"{path}: no such file")
     kind = sniff_file(path)
     if kind == "pdf":
-        status, entries = _read_pdf(path, ocr)
+        status, entries = _read_pdf(path, _open_pdf(path), ocr)
+    elif kind in ("png", "jpeg"):
+        status, entries = _read_pdf(path, _image_as_pdf(path), "always" if ocr == "auto" else ocr)
     elif kind == "json":
         status, entries = None, read_json_key(path)
     elif kind in ("csv", "text"):
@@ -42,11 +44,24 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
             "page, under this name); download the key again and check it opens as a PDF"
         )
     else:
-        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, CSV, XLSX or JSON file")
+        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, PNG/JPEG, CSV, XLSX or JSON file")
     if not entries:
         raise InputError(f"{path}: no answer table found in this {describe(kind)}")
     _check_complete(path, entries)
-    return AnswerKey(source=str(path), status=status, entries=tuple(entries))
+    return AnswerKey(source=str(path), status=status, entries=tuple(_fit_all_correct(entries)))
+
+
+def _fit_all_correct(entries: list[KeyEntry]) -> list[KeyEntry]:
+    """``전항정답`` names no option count; cells read it as 1..5. On a four-option exam (every stated answer
+    within 1..4, over at least 20 items) it means 1..4."""
+    stated = [e.answers for e in entries if e.answers is not None and not _all_correct(e)]
+    if len(stated) < 20 or max(max(answers) for answers in stated) > 4:
+        return entries
+    return [e.model_copy(update={"answers": (1, 2, 3, 4)}) if _all_correct(e) else e for e in entries]
+
+
+def _all_correct(entry: KeyEntry) -> bool:
+    return entry.note is not None and entry.note.endswith(ALL_ACCEPTED_NOTES)
 
 
 def _is_xlsx(path: Path) -> bool:
@@ -57,11 +72,23 @@ def _is_xlsx(path: Path) -> bool:
         return False
 
 
-def _read_pdf(path: Path, ocr: str) -> tuple[str | None, list[KeyEntry]]:
+def _open_pdf(path: Path) -> pymupdf.Document:
     try:
-        document = pymupdf.open(path)
-    except (pymupdf.FileDataError, RuntimeError) as exc:
+        return pymupdf.open(path, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise InputError(f"{path}: PDF cannot be opened even with repair ({exc}); download it again")
+
+
+def _image_as_pdf(path: Path) -> pymupdf.Document:
+    """A key published as a picture: one PDF page holding it, read like an image-only PDF."""
+    try:
+        with pymupdf.open(path) as image:
+            return pymupdf.open("pdf", image.convert_to_pdf())
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise InputError(f"{path}: the image cannot be decoded ({exc}); download it again")
+
+
+def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | None, list[KeyEntry]]:
     with document:
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
@@ -88,7 +115,13 @@ def _read_pdf(path: Path, ocr: str) -> tuple[str | None, list[KeyEntry]]:
 
 
 def _has_graphics(page: pymupdf.Page) -> bool:
-    return bool(page.get_images()) or bool(page.get_drawings())
+    """Could a table be drawn here: pictures over a tenth of the page, or many vector paths (outlined
+    glyphs)? A logo or a rule alone does not send a page to OCR."""
+    area = page.rect.width * page.rect.height
+    pictures = sum(
+        rect.get_area() for info in page.get_images(full=True) for rect in page.get_image_rects(info[0])
+    )
+    return pictures >= 0.1 * area or len(page.get_drawings()) >= MANY_PATHS
 
 
 def _check_complete(path: Path, entries: list[KeyEntry]) -> None:
