@@ -23,9 +23,7 @@ def sniff(head: bytes) -> str:
     if not head:
         return "empty"
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    # Some servers put a few bytes of junk before %PDF; readers accept it within the first 1 KB.
-    if b"%PDF-" in head[:1024]:
-        return "pdf"
+    # Magic at offset 0 wins: a stored ZIP whose first member is a PDF holds "%PDF-" in its first 1 KB too.
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "zip"
     if head.startswith(OLE_MAGIC):
@@ -34,6 +32,9 @@ def sniff(head: bytes) -> str:
         return "png"
     if head.startswith(b"\xff\xd8\xff"):
         return "jpeg"
+    # Some servers put a few bytes of junk before %PDF; readers accept it within the first 1 KB.
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
     lowered = stripped[:512].lower()
     if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in lowered:
         return "html"

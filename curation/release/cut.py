@@ -8,6 +8,7 @@ byte-identical but for the manifest's ``created_at``.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -26,6 +27,7 @@ from curation.catalog import Catalog, load_catalog
 from curation.errors import InputError
 from curation.io import atomic_write, write_jsonl
 from curation.item import Item
+from curation.lock import FolderLock
 from curation.release import lmeval
 from curation.release.card import render_card, render_private_card
 from curation.release.changelog import previous_release, render_changelog
@@ -130,6 +132,13 @@ def cut_release(
 ) -> CutResult:
     out = Path(out)
     check_name_and_version(name, version)
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out, f"a release cut into {out}"):
+        return _cut_locked(store_dir, version, out, name, policy, catalog, private_fraction, clock)
+
+
+def _cut_locked(store_dir: str | Path, version: str, out: Path, name: str, policy: ReleasePolicy | None,
+                catalog: Catalog | None, private_fraction: float, clock: Callable[[], datetime]) -> CutResult:
     target = out / f"{name}-{version}"
     private_target = out / f"{name}-{version}-private"
     if target.exists():
@@ -141,7 +150,8 @@ def cut_release(
     plan = plan_release(store_dir, version, name=name, policy=policy, catalog=catalog, private_fraction=private_fraction)
     created_at = clock().isoformat(timespec="seconds")
     previous = previous_release(out, name, version)
-    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob(f".{name}-{version}.*.part"):  # left by a killed cut; we hold the lock
+        shutil.rmtree(stale, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-{version}.", suffix=".part", dir=out))
     try:
         public_dir = staging / "public"
@@ -153,6 +163,13 @@ def cut_release(
             os.rename(private_dir, private_target)
         # The public folder appears last: its existence is what marks a version as published.
         os.rename(public_dir, target)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise InputError(
+                f"{out}: no space left while writing {name}-{version} ({exc.strerror}); nothing was published; "
+                "free some space and cut again"
+            ) from exc
+        raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return CutResult(
