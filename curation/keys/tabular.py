@@ -31,7 +31,10 @@ def read_csv_key(path: Path) -> tuple[Status | None, list[KeyEntry]]:
             continue
     else:
         raise InputError(f"{path}: CSV key is neither UTF-8 nor CP949 text; re-save it as UTF-8")
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    except csv.Error as exc:
+        raise InputError(f"{path}: not a well-formed CSV key ({exc}); re-save it as plain UTF-8 CSV") from exc
     return _read_table(path, rows)
 
 
