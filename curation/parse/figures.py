@@ -19,14 +19,22 @@ Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points
 
 
-def figure_boxes(page: pymupdf.Page) -> list[Box]:
-    """Boxes of raster images on the page that can be figures."""
+def has_figure_candidates(page: pymupdf.Page) -> bool:
+    """Whether the page holds an image that can be a figure, from the image list alone (cheap)."""
+    for image in page.get_images(full=False):
+        width, height = image[2], image[3]
+        if min(width, height) >= 8 and max(width, height) <= 40 * min(width, height):
+            return True
+    return False
+
+
+def figure_boxes(page: pymupdf.Page, images: Sequence[tuple[Box, int, int]]) -> list[Box]:
+    """Boxes of the page's raster images that can be figures."""
     area = page.rect.width * page.rect.height
     boxes: list[Box] = []
-    for info in page.get_image_info():
-        x0, y0, x1, y1 = info["bbox"]
+    for (x0, y0, x1, y1), width, height in images:
         w, h = x1 - x0, y1 - y0
-        if min(w, h) < _MIN_SIDE or w * h > 0.5 * area:
+        if min(w, h) < _MIN_SIDE or w * h > 0.5 * area or max(width, height) > 40 * max(1, min(width, height)):
             continue
         boxes.append((x0, y0, x1, y1))
     return boxes

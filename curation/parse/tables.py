@@ -9,6 +9,7 @@ Merged cells keep their text in the first cell they cover.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -39,14 +40,16 @@ def _positions(values: Sequence[float]) -> list[float]:
     return merged
 
 
-def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None) -> list[Table]:
-    """Ruled tables on a page with their cell texts. Rules are read from MuPDF's box log (a path's bounding
+def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None, clip: Box | None = None) -> list[Table]:
+    """Ruled tables on a page (within ``clip`` when given) with their cell texts. Rules are read from MuPDF's box log (a path's bounding
     box): thin stroked or filled paths are rules, other stroked paths are frames (four rules); filled
     paths that are not thin are glyph outlines or shading and are ignored."""
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
     for kind, (x0, y0, x1, y1) in page.get_bboxlog():
         if kind not in ("stroke-path", "fill-path"):
+            continue
+        if clip is not None and (x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
             continue
         w, h = x1 - x0, y1 - y0
         if h <= 1.5 and w > 5:
@@ -84,28 +87,30 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
 
 
 def _clusters(horizontal, vertical) -> list[Box]:
-    """Boxes of groups of rules that touch one another."""
-    boxes = [[a, y, b, y] for y, a, b in horizontal] + [[x, a, x, b] for x, a, b in vertical]
-    merged = True
-    while merged:
-        merged = False
-        out: list[list[float]] = []
-        for box in boxes:
-            for other in out:
-                if (
-                    box[0] <= other[2] + _TOL
-                    and other[0] <= box[2] + _TOL
-                    and box[1] <= other[3] + _TOL
-                    and other[1] <= box[3] + _TOL
-                ):
-                    other[0], other[1] = min(other[0], box[0]), min(other[1], box[1])
-                    other[2], other[3] = max(other[2], box[2]), max(other[3], box[3])
-                    merged = True
-                    break
-            else:
-                out.append(list(box))
-        boxes = out
-    return [(b[0], b[1], b[2], b[3]) for b in boxes if b[2] - b[0] > 20 and b[3] - b[1] > 10]
+    """Boxes of groups of rules that touch one another (union-find over a sweep in x)."""
+    boxes = [(a, y, b, y) for y, a, b in horizontal] + [(x, a, x, b) for x, a, b in vertical]
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    active: list[int] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][0]):
+        box = boxes[i]
+        active = [j for j in active if boxes[j][2] + _TOL >= box[0]]
+        for j in active:
+            other = boxes[j]
+            if box[1] <= other[3] + _TOL and other[1] <= box[3] + _TOL:
+                parent[root(i)] = root(j)
+        active.append(i)
+    groups: dict[int, list[float]] = {}
+    for i, box in enumerate(boxes):
+        g = groups.setdefault(root(i), list(box))
+        g[0], g[1], g[2], g[3] = min(g[0], box[0]), min(g[1], box[1]), max(g[2], box[2]), max(g[3], box[3])
+    return [(b[0], b[1], b[2], b[3]) for b in groups.values() if b[2] - b[0] > 20 and b[3] - b[1] > 10]
 
 
 def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -> list[list[str]]:
@@ -113,8 +118,8 @@ def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -
     for w in words:
         if not (xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1]):
             continue
-        r = max(i for i in range(len(ys) - 1) if ys[i] <= w.yc)
-        c = max(i for i in range(len(xs) - 1) if xs[i] <= w.xc)
+        r = min(bisect.bisect_right(ys, w.yc) - 1, len(ys) - 2)
+        c = min(bisect.bisect_right(xs, w.xc) - 1, len(xs) - 2)
         grid[r][c].append(w)
     rows = []
     for row in grid:

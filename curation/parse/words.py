@@ -11,7 +11,6 @@ papers glue them to the option text (``①아들러``).
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -22,13 +21,12 @@ _GAP_EM = 0.2
 _SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
 
 
+_CIRCLED_VALUE = {c: i + 1 for i, c in enumerate(CIRCLED)}
+
+
 def circled_value(text: str) -> int | None:
     """1..20 for a circled digit marker, else None."""
-    if len(text) == 1:
-        index = CIRCLED.find(text)
-        if index >= 0:
-            return index + 1
-    return None
+    return _CIRCLED_VALUE.get(text)
 
 
 @dataclass(slots=True)
@@ -70,33 +68,24 @@ class Line:
     col_x1: float
     column: int = 0
     text: str = field(init=False)
+    x0: float = field(init=False)
+    y0: float = field(init=False)
+    x1: float = field(init=False)
+    y1: float = field(init=False)
+    size: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.text = join_words(self.words)
-
-    @property
-    def x0(self) -> float:
-        return min(w.x0 for w in self.words)
-
-    @property
-    def x1(self) -> float:
-        return max(w.x1 for w in self.words)
-
-    @property
-    def y0(self) -> float:
-        return min(w.y0 for w in self.words)
-
-    @property
-    def y1(self) -> float:
-        return max(w.y1 for w in self.words)
+        self.x0 = min(w.x0 for w in self.words)
+        self.y0 = min(w.y0 for w in self.words)
+        self.x1 = max(w.x1 for w in self.words)
+        self.y1 = max(w.y1 for w in self.words)
+        sizes = sorted(w.size for w in self.words)
+        self.size = sizes[len(sizes) // 2]
 
     @property
     def yc(self) -> float:
         return (self.y0 + self.y1) / 2
-
-    @property
-    def size(self) -> float:
-        return statistics.median(w.size for w in self.words)
 
     @property
     def ends_with_space(self) -> bool:
@@ -121,16 +110,34 @@ def join_words(words: Sequence[Word]) -> str:
 def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
     notes) is left out."""
+    return read_page(page, page_index, images=False)[0]
+
+
+Box = tuple[float, float, float, float]
+
+
+def read_page(
+    page: pymupdf.Page, page_index: int | None = None, *, images: bool
+) -> tuple[list[Word], list[tuple[Box, int, int]]]:
+    """Words and, when ``images`` is set, raster images as (box on the page, pixel width, pixel height),
+    from one pass over the page."""
     index = page.number if page_index is None else page_index
-    raw = page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    flags = pymupdf.TEXTFLAGS_RAWDICT
+    if not images:
+        flags &= ~pymupdf.TEXT_PRESERVE_IMAGES
+    raw = page.get_text("rawdict", flags=flags)
     words: list[Word] = []
+    found: list[tuple[Box, int, int]] = []
     for block in raw["blocks"]:
+        if block.get("type") == 1:
+            found.append((tuple(block["bbox"]), block.get("width", 0), block.get("height", 0)))
+            continue
         for line in block.get("lines", ()):
             dx, dy = line["dir"]
             if abs(dy) > 0.02 or dx <= 0:
                 continue
             words.extend(_line_words(line, index))
-    return words
+    return words, found
 
 
 def _line_words(line: dict, page_index: int) -> Iterable[Word]:
