@@ -27,7 +27,7 @@ from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
-from curation.parse.words import Line, Word, read_page
+from curation.parse.words import Line, Word, page_words
 from curation.rejects import Reject
 
 PARSER_VERSION = "parse-1"
@@ -146,9 +146,8 @@ def _read_words(
     ocr_pages = 0
     blank = 0
     for page in doc:
-        candidates = has_figure_candidates(page)
-        words, images = read_page(page, images=candidates)
-        figures[page.number] = figure_boxes(page, images) if candidates else []
+        words = page_words(page)
+        figures[page.number] = figure_boxes(page) if has_figure_candidates(page) else []
         if len(words) < _MIN_WORDS_PER_PAGE:
             if ocr is not None:
                 words = ocr(page)

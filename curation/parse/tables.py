@@ -56,7 +56,7 @@ def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None, clip: B
             horizontal.append(((y0 + y1) / 2, x0, x1))
         elif w <= 1.5 and h > 5:
             vertical.append(((x0 + x1) / 2, y0, y1))
-        elif kind == "stroke-path" and w > 5 and h > 5:
+        elif kind == "stroke-path" and w > 12 and h > 12:
             horizontal += [(y0, x0, x1), (y1, x0, x1)]
             vertical += [(x0, y0, y1), (x1, y0, y1)]
     if len(horizontal) < 3 or len(vertical) < 3:

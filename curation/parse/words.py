@@ -110,34 +110,16 @@ def join_words(words: Sequence[Word]) -> str:
 def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
     notes) is left out."""
-    return read_page(page, page_index, images=False)[0]
-
-
-Box = tuple[float, float, float, float]
-
-
-def read_page(
-    page: pymupdf.Page, page_index: int | None = None, *, images: bool
-) -> tuple[list[Word], list[tuple[Box, int, int]]]:
-    """Words and, when ``images`` is set, raster images as (box on the page, pixel width, pixel height),
-    from one pass over the page."""
     index = page.number if page_index is None else page_index
-    flags = pymupdf.TEXTFLAGS_RAWDICT
-    if not images:
-        flags &= ~pymupdf.TEXT_PRESERVE_IMAGES
-    raw = page.get_text("rawdict", flags=flags)
+    raw = page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
     words: list[Word] = []
-    found: list[tuple[Box, int, int]] = []
     for block in raw["blocks"]:
-        if block.get("type") == 1:
-            found.append((tuple(block["bbox"]), block.get("width", 0), block.get("height", 0)))
-            continue
         for line in block.get("lines", ()):
             dx, dy = line["dir"]
             if abs(dy) > 0.02 or dx <= 0:
                 continue
             words.extend(_line_words(line, index))
-    return words, found
+    return words
 
 
 def _line_words(line: dict, page_index: int) -> Iterable[Word]:
