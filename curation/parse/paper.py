@@ -25,7 +25,7 @@ from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.layout import PageText, lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.segment import Block, compose, option_tokens, segment
-from curation.parse.tables import looks_tabular, page_tables, table_markdown
+from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
 from curation.rejects import Reject
@@ -207,6 +207,7 @@ def _build_items(
     gaps = numbering_gaps([(b.part, b.number) for b in blocks])
     items: list[Item] = []
     crops: dict[str, Path] = {}
+    rules: dict[int, Rules] = {}
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
         regions = _regions(block.lines)
@@ -216,7 +217,10 @@ def _build_items(
         tables = []
         tabular = looks_tabular([block.lines[li] for li in stem_lines])
         for page, box in regions if tabular else ():
-            tables += [t for t in page_tables(doc[page], words[page], box) if overlaps(box, t.bbox, 0.8)]
+            if page not in rules:
+                rules[page] = page_rules(doc[page])
+            found = page_tables(doc[page], words[page], box, rules[page])
+            tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         entry = (

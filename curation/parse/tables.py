@@ -40,15 +40,23 @@ def _positions(values: Sequence[float]) -> list[float]:
     return merged
 
 
-def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None, clip: Box | None = None) -> list[Table]:
-    """Ruled tables on a page (within ``clip`` when given) with their cell texts. Rules are read from MuPDF's box log (a path's bounding
-    box): thin stroked or filled paths are rules, other stroked paths are frames (four rules); filled
-    paths that are not thin are glyph outlines or shading and are ignored."""
+Rules = list[tuple[str, Box]]
+
+
+def page_rules(page: pymupdf.Page) -> Rules:
+    """The page's drawn paths as (kind, box), from MuPDF's box log; read once per page."""
+    return [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in ("stroke-path", "fill-path")]
+
+
+def page_tables(
+    page: pymupdf.Page, words: Sequence[Word] | None = None, clip: Box | None = None, rules: Rules | None = None
+) -> list[Table]:
+    """Ruled tables on a page (within ``clip`` when given) with their cell texts. Thin stroked or filled
+    paths are rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph
+    outlines or shading and are ignored."""
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
-    for kind, (x0, y0, x1, y1) in page.get_bboxlog():
-        if kind not in ("stroke-path", "fill-path"):
-            continue
+    for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
         if clip is not None and (x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
             continue
         w, h = x1 - x0, y1 - y0
@@ -62,10 +70,8 @@ def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None, clip: B
     if len(horizontal) < 3 or len(vertical) < 3:
         return []
     tables = []
-    for box in _clusters(horizontal, vertical):
-        x0, y0, x1, y1 = box
-        ys = _positions([y for y, a, b in horizontal if y0 - _TOL <= y <= y1 + _TOL and a < x1 and b > x0])
-        xs = _positions([x for x, a, b in vertical if x0 - _TOL <= x <= x1 + _TOL and a < y1 and b > y0])
+    for box, ys, xs in _clusters(horizontal, vertical):
+        ys, xs = _positions(ys), _positions(xs)
         if len(ys) < 3 or len(xs) < 3:
             continue
         if words is None:
@@ -86,8 +92,9 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
     return False
 
 
-def _clusters(horizontal, vertical) -> list[Box]:
-    """Boxes of groups of rules that touch one another (union-find over a sweep in x)."""
+def _clusters(horizontal, vertical) -> list[tuple[Box, list[float], list[float]]]:
+    """Groups of rules that touch one another (union-find over a sweep in x): each group's box and the
+    positions of its horizontal and vertical rules."""
     boxes = [(a, y, b, y) for y, a, b in horizontal] + [(x, a, x, b) for x, a, b in vertical]
     parent = list(range(len(boxes)))
 
@@ -106,11 +113,17 @@ def _clusters(horizontal, vertical) -> list[Box]:
             if box[1] <= other[3] + _TOL and other[1] <= box[3] + _TOL:
                 parent[root(i)] = root(j)
         active.append(i)
-    groups: dict[int, list[float]] = {}
+    groups: dict[int, tuple[list[float], list[float], list[float]]] = {}
+    n_h = len(horizontal)
     for i, box in enumerate(boxes):
-        g = groups.setdefault(root(i), list(box))
+        g, ys, xs = groups.setdefault(root(i), (list(box), [], []))
         g[0], g[1], g[2], g[3] = min(g[0], box[0]), min(g[1], box[1]), max(g[2], box[2]), max(g[3], box[3])
-    return [(b[0], b[1], b[2], b[3]) for b in groups.values() if b[2] - b[0] > 20 and b[3] - b[1] > 10]
+        (ys if i < n_h else xs).append(box[1] if i < n_h else box[0])
+    return [
+        ((b[0], b[1], b[2], b[3]), ys, xs)
+        for b, ys, xs in groups.values()
+        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) >= 3 and len(xs) >= 3
+    ]
 
 
 def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -> list[list[str]]:
