@@ -30,6 +30,7 @@ _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", 
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
 _NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
+_WORD_FINAL = set("을를은는이가의에와과도로며고서다면만한할된될및등")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
 
@@ -135,12 +136,10 @@ def is_stop(line: Line) -> bool:
     return _key(line.text) in _STOP
 
 
-def is_heading(line: Line, body_size: float) -> bool:
-    text = line.text.strip()
-    key = _key(text)
-    if not key or len(key) > 40 or not _HANGUL.search(key) or START.match(text):
-        return False
-    if any(circled_value(w.text) for w in line.words) or _NOT_HEADING.search(key):
+def set_apart(line: Line, body_size: float) -> bool:
+    """A line set apart from running text: centred in its column, in larger type, or a 제N과목 title."""
+    key = _key(line.text)
+    if not key or START.match(line.text.strip()) or any(circled_value(w.text) for w in line.words):
         return False
     if _SUBJECT_PATTERN.match(key):
         return True
@@ -149,6 +148,14 @@ def is_heading(line: Line, body_size: float) -> bool:
         line.x0 - line.col_x0 > 0.12 * width
     )
     return centred or line.size >= 1.15 * body_size
+
+
+def is_heading(line: Line, body_size: float) -> bool:
+    """A subject heading: set apart, short, Hangul, and not an instruction, box title or title line."""
+    key = _key(line.text)
+    if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key):
+        return False
+    return set_apart(line, body_size)
 
 
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
@@ -226,6 +233,10 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             subject = line.text.strip()
             heading_since_last = True
             continue
+        if cur is not None and cur.complete and set_apart(line, body_size):
+            close(cur)  # a notice after the last option ("1교시 종료"), not part of it
+            cur = None
+            continue
         if cur is not None:
             cur.add(line)
     close(cur)
@@ -236,12 +247,14 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
 
 def _line_break(prev: Word, nxt: Word) -> str:
     """What a line break between two words stands for. The text layer's trailing space says so when it
-    has one; otherwise a break between two Hangul syllables is taken as inside a word (Hancom breaks
-    Korean lines anywhere), any other break as a space."""
+    has one. Otherwise, between two Hangul syllables, Hancom may have broken the line inside a word
+    (``습|득된다고``) or between words (``평균법을|적용하고``): a line ending on a particle or ending is
+    taken as a word break, any other syllable as a break inside a word. Other breaks are spaces."""
     if prev.space_after:
         return " "
     if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
-        return ""
+        # A line that ends on a particle or verb ending most likely ended a word there.
+        return " " if prev.text[-1] in _WORD_FINAL and len(prev.text) > 1 else ""
     if prev.text[-1] in "(［[<〈「『‘“-/" or nxt.text[0] in ")］]>〉」』’”,.":
         return ""
     return " "
