@@ -13,7 +13,7 @@ import pytest
 
 from curation.errors import InputError
 from curation.parse import PARSER_VERSION, PaperMeta, parse_paper
-from curation.parse.keyshape import read_key as read_simple_key
+from curation.keys import read_key
 from curation.parse.segment import compose, segment
 from curation.parse.validate import Evidence, item_flags
 from curation.parse.words import Line, Word
@@ -145,7 +145,7 @@ def test_answers_from_the_grid_printed_in_the_paper(stem, count, first, last):
 def test_a_json_key_with_several_answers(tmp_path):
     key_path = tmp_path / "key.json"
     key_path.write_text(json.dumps({str(n): [1 + n % 5] for n in range(1, 51)} | {"7": [1, 5]}))
-    key = read_simple_key(key_path)
+    key = read_key(key_path)
     result = parse_paper(realdata_path("pdf", "swc1_2021_r19_s1_B_q.pdf"), PaperMeta(license="social_worker_1"), key=key)
     answers = {i.number: i.answer for i in result.items}
     assert answers[7] == (1, 5) and answers[1] == (2,) and answers[50] == (1,)
@@ -255,3 +255,38 @@ def test_flags():
     assert flags == {"answer_leaked"} and answer == (1,)
     flags, _ = item_flags("(cid:12) 문제", ("a", "b", "c", "d"), 4, None, Evidence(False, False))
     assert flags == {"broken_glyph"}
+
+
+@pytest.mark.realdata
+def test_forms_match_the_same_items_in_another_order():
+    from curation.parse.forms import match_forms
+
+    form_a = parsed("nurseaide_2021H1_even_q").items[:30]
+    # Form B: the same questions in reverse order, renumbered, options of one item shuffled.
+    form_b = []
+    for n, item in enumerate(reversed(form_a), start=1):
+        options = item.options[::-1] if n == 5 else item.options
+        form_b.append(item.model_copy(update={"id": f"b-{n:03d}", "number": n, "form": "B", "options": options}))
+    matches = match_forms(form_a, form_b)
+    assert len(matches) == 30
+    assert {m.id: m.canonical_id for m in matches}["b-001"] == form_a[-1].id
+    assert {m.id: m.canonical_id for m in matches}["b-005"] == form_a[-5].id
+    assert all(m.similarity == 1.0 for m in matches)
+    other_paper = parsed("nurseaide_2022H1_even_q").items[:30]
+    assert match_forms(form_a, other_paper) == [], "different questions are not matched"
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(
+    "paper,key",
+    [
+        ("nurseaide_2021H1_even_q", "nurseaide_2021H1_even_key.pdf"),
+        ("nurseaide_2022H1_even_q", "nurseaide_2022H1_even_key.pdf"),
+        ("nurseaide_2023H2_odd_q__MISNAMED_upstream", "nurseaide_2023H2_odd_key.pdf"),
+    ],
+)
+def test_official_keys_answer_every_item(paper, key):
+    answer_key = read_key(realdata_path("pdf", key))
+    result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=answer_key)
+    assert all(i.answer is not None for i in result.items)
+    assert {i.answer_status for i in result.items} == {answer_key.status}
