@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 import pymupdf
 
+from curation.catalog import load_catalog
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
 from curation.item import Item, make_item_id
@@ -158,7 +159,8 @@ def _read_words(
     if blank > doc.page_count / 2:
         raise InputError(
             f"{path}: {blank} of {doc.page_count} pages have no text layer (glyphs drawn as outlines or a "
-            f"scan) and no OCR is available; install OCR (make ocr) and run again with --ocr"
+            f"scan) and this parse has no OCR; read it with OCR (`kmmlu ingest PAPER --ocr auto`, Tesseract "
+            f"with its Korean model)"
         )
     return pages, figures, ocr_pages
 
@@ -202,7 +204,8 @@ def _build_items(
     key: AnswerKey | None,
     crops_dir: Path | None,
 ) -> tuple[list[Item], dict[str, Path]]:
-    license = meta.license or _slug_stem(path)
+    license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
+    catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
     gaps = numbering_gaps([(b.part, b.number) for b in blocks])
     items: list[Item] = []
@@ -251,6 +254,7 @@ def _build_items(
                 answer_status=(key.status if answer is not None and key else None),
                 answer_source=(key.source if answer is not None and key else None),
                 license=meta.license,
+                license_ko=catalog_entry.name_ko if catalog_entry else None,
                 year=meta.year,
                 round=meta.round,
                 session=meta.session,
@@ -293,6 +297,3 @@ def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
         parts.append(compose(run))
     return "\n".join(p for p in parts if p)
 
-
-def _slug_stem(path: Path) -> str:
-    return path.stem

@@ -30,7 +30,7 @@ _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", 
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
 _NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
-_WORD_FINAL = set("을를은는이가의에와과도로며고서다면만한할된될및등")
+_WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
 
