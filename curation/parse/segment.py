@@ -51,10 +51,12 @@ class Block:
     lines: list[Line]
     tokens: list[tuple[Word, int]] = field(default_factory=list)  # (word, line index in block)
     markers: list[Marker] = field(default_factory=list)
+    _complete: bool | None = None
 
     def add(self, line: Line, skip: int = 0, first: Word | None = None) -> None:
         li = len(self.lines)
         self.lines.append(line)
+        self._complete = None
         words = line.words[skip:]
         if first is not None:
             words = [first] + words
@@ -83,7 +85,9 @@ class Block:
 
     @property
     def complete(self) -> bool:
-        return len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
+        if self._complete is None:
+            self._complete = len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
+        return self._complete
 
 
 def _is_marker(words: Sequence[Word], pos: int) -> bool:

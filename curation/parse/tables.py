@@ -83,13 +83,13 @@ def page_tables(
 
 
 def looks_tabular(lines: Sequence[Line]) -> bool:
-    """Whether some of these lines are set as table rows (three or more groups split by wide gaps):
-    only then is it worth reading the page's rules."""
+    """Whether at least two of these lines are set as table rows (three or more groups split by wide
+    gaps): only then is it worth reading the page's rules."""
+    rows = 0
     for line in lines:
         groups = 1 + sum(1 for a, b in zip(line.words, line.words[1:]) if b.x0 - a.x1 > 1.5 * a.size)
-        if groups >= 3:
-            return True
-    return False
+        rows += groups >= 3
+    return rows >= 2
 
 
 def _clusters(horizontal, vertical) -> list[tuple[Box, list[float], list[float]]]:

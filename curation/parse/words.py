@@ -12,7 +12,7 @@ papers glue them to the option text (``①아들러``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import pymupdf
 
@@ -122,52 +122,52 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     return words
 
 
-def _line_words(line: dict, page_index: int) -> Iterable[Word]:
+def _line_words(line: dict, page_index: int) -> list[Word]:
+    """Split one text-layer line into words at spaces, at gaps wider than a fifth of the font size, where
+    text runs backwards, and around circled markers. (The hot loop of the parser: kept flat.)"""
+    words: list[Word] = []
     chars: list[str] = []
-    box: list[float] = []
+    bx0 = by0 = bx1 = by1 = 0.0
     size = 0.0
-    prev_x1 = None
-
-    def flush(space_after: bool) -> Word | None:
-        nonlocal chars, box
-        if not chars:
-            return None
-        word = Word(box[0], box[1], box[2], box[3], "".join(chars), size, page_index, space_after)
-        chars, box = [], []
-        return word
-
+    prev_x1: float | None = None
+    circled = _CIRCLED_VALUE
+    spaces = _SPACES
     for span in line["spans"]:
         span_size = float(span["size"])
+        gap_limit = _GAP_EM * span_size
         for ch in span["chars"]:
             c = ch["c"]
             x0, y0, x1, y1 = ch["bbox"]
-            if c in _SPACES or not c.strip():
-                word = flush(True)
-                if word:
-                    yield word
+            if c in spaces or c.isspace():
+                if chars:
+                    words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, True))
+                    chars = []
                 prev_x1 = None
                 continue
-            if chars and prev_x1 is not None and (x0 - prev_x1 > _GAP_EM * max(size, span_size) or x0 < box[0] - 0.5):
-                word = flush(x0 - prev_x1 > 0)
-                if word:
-                    yield word
-            if circled_value(c) is not None:
-                word = flush(False)
-                if word:
-                    yield word
-                yield Word(x0, y0, x1, y1, c, span_size, page_index, False)
+            if chars and prev_x1 is not None and (x0 - prev_x1 > max(gap_limit, _GAP_EM * size) or x0 < bx0 - 0.5):
+                words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, x0 - prev_x1 > 0))
+                chars = []
+            if c in circled:
+                if chars:
+                    words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
+                    chars = []
+                words.append(Word(x0, y0, x1, y1, c, span_size, page_index, False))
                 prev_x1 = x1
                 continue
             if not chars:
-                box = [x0, y0, x1, y1]
+                bx0, by0, bx1, by1 = x0, y0, x1, y1
                 size = span_size
             else:
-                box[0] = min(box[0], x0)
-                box[1] = min(box[1], y0)
-                box[2] = max(box[2], x1)
-                box[3] = max(box[3], y1)
+                if x0 < bx0:
+                    bx0 = x0
+                if y0 < by0:
+                    by0 = y0
+                if x1 > bx1:
+                    bx1 = x1
+                if y1 > by1:
+                    by1 = y1
             chars.append(c)
             prev_x1 = x1
-    word = flush(False)
-    if word:
-        yield word
+    if chars:
+        words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
+    return words
