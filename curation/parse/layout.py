@@ -79,12 +79,16 @@ def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, 
     """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
     rows: list[list[Word]] = []
     top = bottom = 0.0
-    for w in sorted(words, key=lambda w: (w.yc, w.x0)):
+    for w in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
         if rows:
-            overlap = min(bottom, w.y1) - max(top, w.y0)
-            if overlap > 0.5 * min(w.y1 - w.y0, bottom - top):
+            overlap = (bottom if bottom < w.y1 else w.y1) - (top if top > w.y0 else w.y0)
+            height = w.y1 - w.y0
+            if overlap > 0.5 * (height if height < bottom - top else bottom - top):
                 rows[-1].append(w)
-                top, bottom = min(top, w.y0), max(bottom, w.y1)
+                if w.y0 < top:
+                    top = w.y0
+                if w.y1 > bottom:
+                    bottom = w.y1
                 continue
         rows.append([w])
         top, bottom = w.y0, w.y1
