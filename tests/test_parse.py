@@ -290,3 +290,57 @@ def test_official_keys_answer_every_item(paper, key):
     result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=answer_key)
     assert all(i.answer is not None for i in result.items)
     assert {i.answer_status for i in result.items} == {answer_key.status}
+
+
+def test_a_ruled_table_becomes_markdown_with_the_exact_words():
+    import pymupdf
+
+    from curation.parse.tables import page_tables, table_markdown
+    from curation.parse.words import page_words
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs, ys = [50, 150, 250, 350], [100, 120, 140]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    cells = [["Item", "Before", "After"], ["A-1", "1,000", "0.7513"]]
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            page.insert_text((xs[c] + 5, ys[r] + 14), text, fontsize=10)
+    page.draw_rect((40, 300, 300, 360), width=0.5)  # a lone box (<보기> frame) is not a table
+    tables = page_tables(page, page_words(page))
+    assert len(tables) == 1
+    assert table_markdown(tables[0]) == "| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"
+
+
+def test_an_answer_grid_with_several_answers_in_a_cell():
+    from curation.parse.grid import find_grid
+
+    lines = [_line("1. 질문", 10), _line("① 가 ② 나 ③ 다 ④ 라", 22)]
+    grid_words = []
+    cursor = 50.0
+    for n in range(1, 13):
+        for text in (f"{n}.", "①", *([",", "⑤"] if n == 7 else [])):
+            width = len(text) * 5.0
+            grid_words.append(Word(cursor, 200, cursor + width, 210, text, 10.0, 0, False))
+            cursor += width
+        cursor += 20
+    lines.append(Line(grid_words, 0, 50.0, 500.0, 0))
+    grid = find_grid(lines)
+    assert grid is not None and grid.first_line == 2
+    assert grid.answers[7] == (1, 5) and grid.answers[12] == (1,) and len(grid.answers) == 12
+    assert find_grid(lines[:2]) is None
+
+
+@pytest.mark.realdata
+def test_figures_are_detected_and_papers_of_rule_strips_are_not_all_figures():
+    eip = parsed("eip_2024_r1_written_q+a")
+    assert 1 <= eip.summary.with_image <= 10
+    health = parsed("healthex_2020_s1_A_q")  # ~2,400 raster rule strips: decoration, not figures
+    assert health.summary.with_image < 10
+    tables = [i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items if "|---" in i.question]
+    assert len(tables) >= 10
+    item2 = next(i for i in tables if i.number == 2)
+    assert "| 1월 1일 | 기초재고 | 100개 | ￦300 | 전기말 실제수량 |" in item2.question
