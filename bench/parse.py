@@ -52,8 +52,16 @@ def main() -> None:
     papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
     load_catalog()  # read once, as a long-running process would
     table = Table(title="parse vs pdfplumber extract_words (same pages, same run)")
-    columns = ("paper", "pages", "items", "ours pages/s", "ours items/s", "PyMuPDF words pages/s",
-               "pdfplumber pages/s", "ratio")
+    columns = (
+        "paper",
+        "pages",
+        "items",
+        "ours pages/s",
+        "ours items/s",
+        "PyMuPDF words pages/s",
+        "pdfplumber pages/s",
+        "ratio",
+    )
     for col in columns:
         table.add_column(col, justify="right" if col != "paper" else "left")
     total_ours = total_plumber = total_pages = total_raw = 0.0
@@ -67,8 +75,16 @@ def main() -> None:
         try:
             plumber, _ = best(lambda: plumber_words(path), max(1, args.repeat - 2))
         except Exception as exc:  # pdfminer gives up on damaged streams that MuPDF repairs
-            table.add_row(path.stem[:44], str(pages), str(len(result.items)), f"{pages / ours:.1f}",
-                          f"{len(result.items) / ours:.0f}", f"{pages / raw:.1f}", f"fails: {type(exc).__name__}", "")
+            table.add_row(
+                path.stem[:44],
+                str(pages),
+                str(len(result.items)),
+                f"{pages / ours:.1f}",
+                f"{len(result.items) / ours:.0f}",
+                f"{pages / raw:.1f}",
+                f"fails: {type(exc).__name__}",
+                "",
+            )
             continue
         total_ours += ours
         total_plumber += plumber
@@ -85,8 +101,14 @@ def main() -> None:
             f"{plumber / ours:.1f}x",
         )
     table.add_row(
-        "all (pdfplumber-readable)", f"{total_pages:.0f}", "", f"{total_pages / total_ours:.1f}", "",
-        f"{total_pages / total_raw:.1f}", f"{total_pages / total_plumber:.2f}", f"{total_plumber / total_ours:.1f}x",
+        "all (pdfplumber-readable)",
+        f"{total_pages:.0f}",
+        "",
+        f"{total_pages / total_ours:.1f}",
+        "",
+        f"{total_pages / total_raw:.1f}",
+        f"{total_pages / total_plumber:.2f}",
+        f"{total_plumber / total_ours:.1f}x",
     )
     Console().print(table)
 

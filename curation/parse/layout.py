@@ -172,6 +172,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]]) -> list[PageText]:
     repeat = max(2, int(0.3 * len(pages)))
     result = []
     for index, width, height, lines, columns in ordered:
+
         def candidate(line: Line) -> bool:
             return _is_margin(line, height) and (
                 in_margin[furniture_key(line.text)] >= repeat or is_page_number(line.text)

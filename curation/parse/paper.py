@@ -227,9 +227,7 @@ def _build_items(
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         entry = (
-            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject)
-            if key
-            else None
+            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject) if key else None
         )
         answer = entry.answers if entry is not None and not entry.withheld else None
         flags, answer = item_flags(question, options, n_options, answer, Evidence(has_image, bool(tables)))
@@ -296,4 +294,3 @@ def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
     if run:
         parts.append(compose(run))
     return "\n".join(p for p in parts if p)
-

@@ -57,7 +57,9 @@ def page_tables(
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
     for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
-        if clip is not None and (x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
+        if clip is not None and (
+            x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL
+        ):
             continue
         w, h = x1 - x0, y1 - y0
         if h <= 1.5 and w > 5:
