@@ -344,3 +344,14 @@ def test_figures_are_detected_and_papers_of_rule_strips_are_not_all_figures():
     assert len(tables) >= 10
     item2 = next(i for i in tables if i.number == 2)
     assert "| 1월 1일 | 기초재고 | 100개 | ￦300 | 전기말 실제수량 |" in item2.question
+
+
+@pytest.mark.parametrize("prefix", ["{n}.", "문 {n}.", "문제 {n}.", "{n})"])
+def test_question_number_styles(prefix):
+    lines = []
+    for n in (1, 2, 3, 4, 5):
+        lines.append(_line(prefix.format(n=n) + f" 질문 {n} 에 알맞은 것은?", 40 * n))
+        lines.append(_line("① 가 ② 나 ③ 다 ④ 라", 40 * n + 12))
+    seg = segment(lines)
+    assert [b.number for b in seg.blocks] == [1, 2, 3, 4, 5]
+    assert compose(seg.blocks[2].tokens[: seg.blocks[2].best_run(4)[0].index]) == "질문 3 에 알맞은 것은?"

@@ -2,7 +2,7 @@
 
 Works on ``Line`` objects only (text layer or OCR alike). The rules follow how exam papers are set:
 
-- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``1)``) at the column's left
+- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``문제 1.``, ``1)``) at the column's left
   edge. Numbers run on by one; they may start anywhere (a paper holding Q41-80) and restart at 1 after a
   subject heading (KSPO papers number each subject 1-20).
 - A new number is only believed once the current question has its options, so enumerations and quoted
@@ -24,7 +24,7 @@ from typing import Sequence
 
 from curation.parse.words import Line, Word, circled_value
 
-START = re.compile(r"^(?:문\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
+START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
