@@ -18,6 +18,9 @@ import pymupdf
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _GAP_EM = 0.2
+# Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
+# Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
+_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
 
 
@@ -111,7 +114,7 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
     notes) is left out."""
     index = page.number if page_index is None else page_index
-    raw = page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    raw = page.get_text("rawdict", flags=_FLAGS)
     words: list[Word] = []
     for block in raw["blocks"]:
         for line in block.get("lines", ()):
