@@ -196,6 +196,7 @@ def test_cli_writes_items_rejects_and_crops(tmp_path):
     assert len(lines) == 60
     first = json.loads(lines[0])
     assert first["number"] == 1 and first["answer"] == [1] and first["page"] == 1
+    assert first["image_path"] == f"crops/{first['id']}.png" and first["parser_version"] == PARSER_VERSION
     assert (tmp_path / "rejects.jsonl").exists()
     assert len(list((tmp_path / "crops").glob("*.png"))) == 60
     assert "60 items x 4 options" in run.stdout

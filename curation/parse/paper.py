@@ -37,6 +37,7 @@ MIN_ITEMS = 5
 _MIN_WORDS_PER_PAGE = 15
 
 OcrWords = Callable[[pymupdf.Page], list[Word]]
+Region = tuple[int, tuple[float, float, float, float]]  # page index, box in points
 
 
 @dataclass
@@ -63,6 +64,7 @@ class ParseResult:
     rejects: list[Reject]
     summary: ParseSummary
     grid_key: AnswerKey | None = None
+    regions: dict[str, list[Region]] = field(default_factory=dict)  # item id -> its areas, reading order
     crops: dict[str, Path] = field(default_factory=dict)
 
 
@@ -116,8 +118,8 @@ def parse_paper(
         grid_key = grid.key(str(path)) if grid else None
         answer_key = key or grid_key
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        items, crops = _build_items(
-            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key, crops_dir
+        items, regions = _build_items(
+            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key
         )
     rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
     summary = ParseSummary(
@@ -136,7 +138,22 @@ def parse_paper(
         subjects=dict(Counter(i.subject or "?" for i in items)),
         seconds=time.perf_counter() - started,
     )
-    return ParseResult(items, rejects, summary, grid_key, crops)
+    result = ParseResult(items, rejects, summary, grid_key, regions)
+    return save_crops(result, crops_dir) if crops_dir is not None else result
+
+
+def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
+    """Render each item's region into ``crops_dir/<item id>.png``; the items then point at their crop
+    (``image_path`` relative to the folder above ``crops_dir``)."""
+    crops: dict[str, Path] = {}
+    items = []
+    with pymupdf.open(result.summary.source) as doc:
+        for item in result.items:
+            crop = crops_dir / f"{item.id}.png"
+            save_crop(doc, result.regions[item.id], crop)
+            crops[item.id] = crop
+            items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
+    return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops)
 
 
 def _read_words(
@@ -178,7 +195,7 @@ def _reject(path: Path, block: Block, reason: str) -> Reject:
     )
 
 
-def _regions(lines: Sequence[Line]) -> list[tuple[int, tuple[float, float, float, float]]]:
+def _regions(lines: Sequence[Line]) -> list[Region]:
     """The question's area per page and column, as (page index, box), in reading order."""
     regions: list[tuple[int, int, list[float]]] = []
     for line in lines:
@@ -202,14 +219,13 @@ def _build_items(
     n_options: int,
     meta: PaperMeta,
     key: AnswerKey | None,
-    crops_dir: Path | None,
-) -> tuple[list[Item], dict[str, Path]]:
+) -> tuple[list[Item], dict[str, list[Region]]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
     gaps = numbering_gaps([(b.part, b.number) for b in blocks])
     items: list[Item] = []
-    crops: dict[str, Path] = {}
+    regions_by_item: dict[str, list[Region]] = {}
     rules: dict[int, Rules] = {}
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
@@ -236,12 +252,7 @@ def _build_items(
         item_id = make_item_id(
             license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
         )
-        image_path = None
-        if crops_dir is not None:
-            crop = crops_dir / f"{item_id}.png"
-            save_crop(doc, regions, crop)
-            crops[item_id] = crop
-            image_path = f"crops/{crop.name}"
+        regions_by_item[item_id] = regions
         first_page, first_box = regions[0]
         items.append(
             Item(
@@ -260,7 +271,6 @@ def _build_items(
                 subject=block.subject,
                 number=block.number,
                 has_image=has_image,
-                image_path=image_path,
                 source_url=meta.source_url,
                 source_path=str(path),
                 source_sha256=sha,
@@ -270,7 +280,7 @@ def _build_items(
                 parser_version=PARSER_VERSION,
             )
         )
-    return items, crops
+    return items, regions_by_item
 
 
 def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
