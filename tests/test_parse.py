@@ -356,3 +356,28 @@ def test_question_number_styles(prefix):
     seg = segment(lines)
     assert [b.number for b in seg.blocks] == [1, 2, 3, 4, 5]
     assert compose(seg.blocks[2].tokens[: seg.blocks[2].best_run(4)[0].index]) == "질문 3 에 알맞은 것은?"
+
+
+@lru_cache(maxsize=None)
+def swc1_2021_key():
+    import shutil
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (make ocr): this key's tables are images")
+    return read_key(realdata_path("pdf", "swc1_2021_r19_answers.pdf"))
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(
+    "paper,several",
+    [
+        ("swc1_2021_r19_s1_B_q", {18: (1, 2, 3, 4, 5), 19: (1, 2, 3, 4, 5), 20: (1, 5)}),
+        ("swc1_2021_r19_s2_A_q", {}),
+        ("swc1_2021_r19_s3_A_q", {17: (1, 2, 3, 4, 5)}),
+    ],
+)
+def test_one_image_key_answers_every_session_and_form(paper, several):
+    result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=swc1_2021_key())
+    assert all(i.answer is not None for i in result.items)
+    multi = {i.number: i.answer for i in result.items if len(i.answer) > 1}
+    assert multi == several
