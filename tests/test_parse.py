@@ -13,7 +13,7 @@ import pytest
 
 from curation.errors import InputError
 from curation.parse import PARSER_VERSION, PaperMeta, parse_paper
-from curation.parse.keyshape import read_key as read_simple_key
+from curation.keys import read_key
 from curation.parse.segment import compose, segment
 from curation.parse.validate import Evidence, item_flags
 from curation.parse.words import Line, Word
@@ -79,33 +79,33 @@ def test_numbering_follows_the_paper():
     assert [i.number for i in cpa] == list(range(1, 41)) * 2
 
 
-# (paper, number, stem start, first option start, last option start), checked against the page images;
-# compared without whitespace (see squeeze).
+# (paper, number, stem start, first option, last option), checked against the page images; compared
+# without whitespace (see squeeze).
 SAMPLES = [
-    ("swc1_2021_r19_s1_B_q", 1, "인간발달 이론이 사회복지실천에 미친 영향으로 옳은 것은?", "아들러(A. Adler)의 이론은 인간을 하나의 통합된 유기체로 인식하는데 공헌하였다.", "로저스(C. Rogers)의 이론은 클라이언트의 생애발달 단계를 파악하고 평가하는데 공헌하였다."),
-    ("swc1_2021_r19_s1_B_q", 50, "서베이(survey) 조사에 관한 설명으로 옳은 것을 모두 고른 것은? ㄱ. 전화조사는 무작위 표본추출이 가", "ㄱ, ㄴ", "ㄴ, ㄷ, ㄹ"),
-    ("swc1_2021_r19_s2_A_q", 1, "한국 사회복지실천의 역사적 발달과정을 발생한 순서대로 나열한 것은? ㄱ. 대학교에서 사회복지 전문 인력의 양", "ㄱ - ㄴ - ㄷ - ㄹ", "ㄹ - ㄷ - ㄴ - ㄱ"),
-    ("swc1_2021_r19_s2_A_q", 75, "최근 지역사회복지의 변화과정을 순서대로 옳게 나열한 것은? ㄱ. 사회서비스원 시범사업 ㄴ. 희망복지지원단 운", "ㄱ - ㄴ - ㄷ - ㄹ", "ㄷ - ㄹ - ㄴ - ㄱ"),
-    ("swc1_2021_r19_s3_A_q", 1, "사회복지정책의 원칙과 기능에 관한 설명으로 옳지 않은 것은?", "능력에 비례한 배분을 원칙으로 한다.", "사회통합과 정치적 안정화 기능을 한다."),
-    ("swc1_2021_r19_s3_A_q", 75, "장애인고용부담금 부과처분과 관련한 헌법재판소 결정(2001헌바96)의 내용으로 옳지 않은 것은?", "기업의 경제상 자유는 공공복리를 위해 법률로 제한할 수 있다.", "대통령령이 정하는 일정수 이상의 근로자를 고용하는 사업주는 기준고용률 이상에 해당하는 장애인을 고용해야 한다고 규정한 구 장애인고용촉진등에관한법률 제35조제1항 본문은 헌법에 불합치한다."),
-    ("swc1_2025_r23_s1_A_q", 1, "인간발달이론과 사회복지실천에 관한 설명으로 옳은 것은?", "인간발달이론은 문제의 사정단계에서만 유용하다.", "다양한 클라이언트의 발달과업을 획일적으로 이해할 수 있다."),
-    ("swc1_2025_r23_s1_A_q", 50, "내용분석과 내러티브 탐구에 관한 비교로 옳지 않은 것은?", "내용분석은 2차적 자료를 분석하고, 내러티브 탐구는 1차적 자료를 분석한", "모두 자료를 해석하고 구조화하는데 연구자의 객관성 유지가 필요하다."),
-    ("nurseaide_2021H1_even_q", 1, "간호조무사가 동료의 업무상 실수를 발견했을 때 직업윤리에 따른 행동으로 옳은 것은?", "환자에게 위해가 있는지 확인한다.", "자신의 직무와 관련이 없으면 무시한다."),
-    ("nurseaide_2021H1_even_q", 100, "난청 환자와 의사소통하는 방법으로 옳은 것은?", "긴 문장으로 설명한다.", "눈짓으로 신호를 주면서 이야기를 시작한다."),
-    ("nurseaide_2022H1_even_q", 1, "간호조무사의 직업적 태도로 옳은 것은?", "관리자와 상의하지 않고 출퇴근 시간을 변경한다.", "환자에게 유리하면 의사가 부도덕한 행위를 요구하더라도 협조한다."),
-    ("nurseaide_2022H1_even_q", 100, "1인실에 입원한 시각장애 환자와 대화를 할 때 적절한 방법은?", "지시대명사를 사용하여 말한다.", "간호조무사를 중심으로 왼쪽, 오른쪽을 설명한다."),
-    ("nurseaide_2023H2_odd_q__MISNAMED_upstream", 1, "업무 중에 병동물품을 분실한 사실을 숨기는 것은 어떤 윤리강령을 위배하는가?", "헌신", "정직한 행동"),
-    ("nurseaide_2023H2_odd_q__MISNAMED_upstream", 100, "치료적 의사소통 방법 중 ‘반영’이 나타나는 대화는?", "“모든 일이 잘될 겁니다.”", "“다시 말해 그 사람이 많이 좋으신 모양이군요.”"),
-    ("eip_2024_r1_written_q+a", 1, "객체지향 분석 방법론 중 E-R 다이어그램을 사용하여 객체의 행위를 모델링하며, 객체 식별, 구조식별, 주체", "Coad와 Yourdon 방법", "Wirfs-Brocks 방법"),
-    ("eip_2024_r1_written_q+a", 100, "소프트웨어 프로세스에 대한 개선 및 능력 측정 기준에 대한 국제 표준은?", "ISO 14001", "SPICE"),
-    ("eip_industrial_2024_r2_written_q+a", 1, "행위 다이어그램의 종류 중 다음 설명에 해당하는 것은? ㆍ하나의 객체가 자신이 속한 클래스의 상태 변화 혹은", "상태 다이어그램(State Diagram)", "유스케이스 다이어그램(Use Case Diagram)"),
-    ("eip_industrial_2024_r2_written_q+a", 60, "개체 무결성에 대한 설명으로 옳은 것은?", "주어진 속성 값이 정의된 도메인에 속한 값이어야 한다는 규정이다.", "기본 테이블의 기본키를 구성하는 어떤 속성도 Null 값이나 중복값을 가"),
-    ("damageadj_2019_r5_1st_A_q", 1, "보험계약에 관한 설명으로 옳지 않은 것은? (다툼이 있으면 판례에 따름)", "보험계약은 당사자 일방이 약정한 보험료를 지급하고, 상대방은 일정한 보험", "보험계약은 부합계약의 일종이다."),
-    ("damageadj_2019_r5_1st_A_q", 75, "시설재배에서 연질 피복재가 아닌 것은?", "폴리에틸렌필름", "에틸렌아세트산비닐필름"),
-    ("damageadj_2022_r8_1st_A_q", 1, "상법상 손해보험계약에 관한 설명으로 옳은 것은?", "피보험자는 보험계약에서 정한 불확정한 사고가 발생한 경우 보험금의 지급을", "보험기간의 시기(始期)는 보험계약 체결시점과 같아야 한다."),
-    ("damageadj_2022_r8_1st_A_q", 75, "다음이 설명하는 재배법은? ○ 양액재배 베드를 허리높이까지 설치 ○ 딸기 ‘설향’ 재배에 널리 활용 ○ 재배", "고설 재배", "NFT 재배"),
-    ("damageadj_2024_r10_1st_q", 1, "상법상 보험계약관계자에 관한 설명으로 옳지 않은 것은?", "손해보험의 보험자는 보험사고가 발생한 경우 보험금 지급의무를 지는 자이다", "손해보험의 보험수익자는 보험사고가 발생한 때에 보험금을 지급받을 자로 지"),
-    ("damageadj_2024_r10_1st_q", 75, "시설원예 피복자재에 관한 설명으로 옳지 않은 것은?", "연질필름 중 PVC 필름의 보온성이 가장 낮다.", "한랭사는 차광피복재로 사용된다."),
+    ("swc1_2021_r19_s1_B_q", 1, '인간발달 이론이 사회복지실천에 미친 영향으로 옳은 것은?', '아들러(A. Adler)의 이론은 인간을 하나의 통합된 유기체로 인식하는데 공헌하였다.', '로저스(C. Rogers)의 이론은 클라이언트의 생애발달 단계를 파악하고 평가하는데 공헌하였다.'),
+    ("swc1_2021_r19_s1_B_q", 50, '서베이(survey) 조사에 관한 설명으로 옳은 것을 모두 고른 것은? ㄱ. 전화조사는 무작위 표본추출이 가', 'ㄱ, ㄴ', 'ㄴ, ㄷ, ㄹ'),
+    ("swc1_2021_r19_s2_A_q", 1, '한국 사회복지실천의 역사적 발달과정을 발생한 순서대로 나열한 것은? ㄱ. 대학교에서 사회복지 전문 인력의 양', 'ㄱ - ㄴ - ㄷ - ㄹ', 'ㄹ - ㄷ - ㄴ - ㄱ'),
+    ("swc1_2021_r19_s2_A_q", 75, '최근 지역사회복지의 변화과정을 순서대로 옳게 나열한 것은? ㄱ. 사회서비스원 시범사업 ㄴ. 희망복지지원단 운', 'ㄱ - ㄴ - ㄷ - ㄹ', 'ㄷ - ㄹ - ㄴ - ㄱ'),
+    ("swc1_2021_r19_s3_A_q", 1, '사회복지정책의 원칙과 기능에 관한 설명으로 옳지 않은 것은?', '능력에 비례한 배분을 원칙으로 한다.', '사회통합과 정치적 안정화 기능을 한다.'),
+    ("swc1_2021_r19_s3_A_q", 75, '장애인고용부담금 부과처분과 관련한 헌법재판소 결정(2001헌바96)의 내용으로 옳지 않은 것은?', '기업의 경제상 자유는 공공복리를 위해 법률로 제한할 수 있다.', '대통령령이 정하는 일정수 이상의 근로자를 고용하는 사업주는 기준고용률 이상에 해당하는 장애인을 고용해야 한다고 규정한 구 장애인고용촉진등에관한법률 제35조제1항 본문은 헌법에 불합치한다.'),
+    ("swc1_2025_r23_s1_A_q", 1, '인간발달이론과 사회복지실천에 관한 설명으로 옳은 것은?', '인간발달이론은 문제의 사정단계에서만 유용하다.', '다양한 클라이언트의 발달과업을 획일적으로 이해할 수 있다.'),
+    ("swc1_2025_r23_s1_A_q", 50, '내용분석과 내러티브 탐구에 관한 비교로 옳지 않은 것은?', '내용분석은 2차적 자료를 분석하고, 내러티브 탐구는 1차적 자료를 분석한다.', '모두 자료를 해석하고 구조화하는데 연구자의 객관성 유지가 필요하다.'),
+    ("nurseaide_2021H1_even_q", 1, '간호조무사가 동료의 업무상 실수를 발견했을 때 직업윤리에 따른 행동으로 옳은 것은?', '환자에게 위해가 있는지 확인한다.', '자신의 직무와 관련이 없으면 무시한다.'),
+    ("nurseaide_2021H1_even_q", 100, '난청 환자와 의사소통하는 방법으로 옳은 것은?', '긴 문장으로 설명한다.', '눈짓으로 신호를 주면서 이야기를 시작한다.'),
+    ("nurseaide_2022H1_even_q", 1, '간호조무사의 직업적 태도로 옳은 것은?', '관리자와 상의하지 않고 출퇴근 시간을 변경한다.', '환자에게 유리하면 의사가 부도덕한 행위를 요구하더라도 협조한다.'),
+    ("nurseaide_2022H1_even_q", 100, '1인실에 입원한 시각장애 환자와 대화를 할 때 적절한 방법은?', '지시대명사를 사용하여 말한다.', '간호조무사를 중심으로 왼쪽, 오른쪽을 설명한다.'),
+    ("nurseaide_2023H2_odd_q__MISNAMED_upstream", 1, '업무 중에 병동물품을 분실한 사실을 숨기는 것은 어떤 윤리강령을 위배하는가?', '헌신', '정직한 행동'),
+    ("nurseaide_2023H2_odd_q__MISNAMED_upstream", 100, '치료적 의사소통 방법 중 ‘반영’이 나타나는 대화는?', '“모든 일이 잘될 겁니다.”', '“다시 말해 그 사람이 많이 좋으신 모양이군요.”'),
+    ("eip_2024_r1_written_q+a", 1, '객체지향 분석 방법론 중 E-R 다이어그램을 사용하여 객체의 행위를 모델링하며, 객체 식별, 구조식별, 주체', 'Coad와 Yourdon 방법', 'Wirfs-Brocks 방법'),
+    ("eip_2024_r1_written_q+a", 100, '소프트웨어 프로세스에 대한 개선 및 능력 측정 기준에 대한 국제 표준은?', 'ISO 14001', 'SPICE'),
+    ("eip_industrial_2024_r2_written_q+a", 1, '행위 다이어그램의 종류 중 다음 설명에 해당하는 것은? ㆍ하나의 객체가 자신이 속한 클래스의 상태 변화 혹은', '상태 다이어그램(State Diagram)', '유스케이스 다이어그램(Use Case Diagram)'),
+    ("eip_industrial_2024_r2_written_q+a", 60, '개체 무결성에 대한 설명으로 옳은 것은?', '주어진 속성 값이 정의된 도메인에 속한 값이어야 한다는 규정이다.', '기본 테이블의 기본키를 구성하는 어떤 속성도 Null 값이나 중복값을 가질 수 없다는 규정이다.'),
+    ("damageadj_2019_r5_1st_A_q", 1, '보험계약에 관한 설명으로 옳지 않은 것은? (다툼이 있으면 판례에 따름)', '보험계약은 당사자 일방이 약정한 보험료를 지급하고, 상대방은 일정한 보험금이나 그 밖의 급여를 지급할 것을 약정함으로써 효력이 발생한다.', '보험계약은 부합계약의 일종이다.'),
+    ("damageadj_2019_r5_1st_A_q", 75, '시설재배에서 연질 피복재가 아닌 것은?', '폴리에틸렌필름', '에틸렌아세트산비닐필름'),
+    ("damageadj_2022_r8_1st_A_q", 1, '상법상 손해보험계약에 관한 설명으로 옳은 것은?', '피보험자는 보험계약에서 정한 불확정한 사고가 발생한 경우 보험금의 지급을 보험자에게 청구할 수 없다.', '보험기간의 시기(始期)는 보험계약 체결시점과 같아야 한다.'),
+    ("damageadj_2022_r8_1st_A_q", 75, '다음이 설명하는 재배법은? ○ 양액재배 베드를 허리높이까지 설치 ○ 딸기 ‘설향’ 재배에 널리 활용 ○ 재배', '고설 재배', 'NFT 재배'),
+    ("damageadj_2024_r10_1st_q", 1, '상법상 보험계약관계자에 관한 설명으로 옳지 않은 것은?', '손해보험의 보험자는 보험사고가 발생한 경우 보험금 지급의무를 지는 자이다.', '손해보험의 보험수익자는 보험사고가 발생한 때에 보험금을 지급받을 자로 지정된 자이다.'),
+    ("damageadj_2024_r10_1st_q", 75, '시설원예 피복자재에 관한 설명으로 옳지 않은 것은?', '연질필름 중 PVC 필름의 보온성이 가장 낮다.', '한랭사는 차광피복재로 사용된다.'),
 ]
 
 
@@ -114,8 +114,8 @@ SAMPLES = [
 def test_stems_and_options_match_the_printed_text(stem, number, question, first, last):
     item = next(i for i in parsed(stem).items if i.number == number)
     assert squeeze(item.question).startswith(squeeze(question))
-    assert squeeze(item.options[0]).startswith(squeeze(first))
-    assert squeeze(item.options[-1]).startswith(squeeze(last))
+    assert squeeze(item.options[0]) == squeeze(first)
+    assert squeeze(item.options[-1]) == squeeze(last), "nothing after the last option leaks into it"
     assert not re.match(r"^\s*[①-⑤]", item.options[0]), "markers are stripped"
 
 
@@ -145,7 +145,7 @@ def test_answers_from_the_grid_printed_in_the_paper(stem, count, first, last):
 def test_a_json_key_with_several_answers(tmp_path):
     key_path = tmp_path / "key.json"
     key_path.write_text(json.dumps({str(n): [1 + n % 5] for n in range(1, 51)} | {"7": [1, 5]}))
-    key = read_simple_key(key_path)
+    key = read_key(key_path)
     result = parse_paper(realdata_path("pdf", "swc1_2021_r19_s1_B_q.pdf"), PaperMeta(license="social_worker_1"), key=key)
     answers = {i.number: i.answer for i in result.items}
     assert answers[7] == (1, 5) and answers[1] == (2,) and answers[50] == (1,)
@@ -196,6 +196,7 @@ def test_cli_writes_items_rejects_and_crops(tmp_path):
     assert len(lines) == 60
     first = json.loads(lines[0])
     assert first["number"] == 1 and first["answer"] == [1] and first["page"] == 1
+    assert first["image_path"] == f"crops/{first['id']}.png" and first["parser_version"] == PARSER_VERSION
     assert (tmp_path / "rejects.jsonl").exists()
     assert len(list((tmp_path / "crops").glob("*.png"))) == 60
     assert "60 items x 4 options" in run.stdout
@@ -255,3 +256,128 @@ def test_flags():
     assert flags == {"answer_leaked"} and answer == (1,)
     flags, _ = item_flags("(cid:12) 문제", ("a", "b", "c", "d"), 4, None, Evidence(False, False))
     assert flags == {"broken_glyph"}
+
+
+@pytest.mark.realdata
+def test_forms_match_the_same_items_in_another_order():
+    from curation.parse.forms import match_forms
+
+    form_a = parsed("nurseaide_2021H1_even_q").items[:30]
+    # Form B: the same questions in reverse order, renumbered, options of one item shuffled.
+    form_b = []
+    for n, item in enumerate(reversed(form_a), start=1):
+        options = item.options[::-1] if n == 5 else item.options
+        form_b.append(item.model_copy(update={"id": f"b-{n:03d}", "number": n, "form": "B", "options": options}))
+    matches = match_forms(form_a, form_b)
+    assert len(matches) == 30
+    assert {m.id: m.canonical_id for m in matches}["b-001"] == form_a[-1].id
+    assert {m.id: m.canonical_id for m in matches}["b-005"] == form_a[-5].id
+    assert all(m.similarity == 1.0 for m in matches)
+    other_paper = parsed("nurseaide_2022H1_even_q").items[:30]
+    assert match_forms(form_a, other_paper) == [], "different questions are not matched"
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(
+    "paper,key",
+    [
+        ("nurseaide_2021H1_even_q", "nurseaide_2021H1_even_key.pdf"),
+        ("nurseaide_2022H1_even_q", "nurseaide_2022H1_even_key.pdf"),
+        ("nurseaide_2023H2_odd_q__MISNAMED_upstream", "nurseaide_2023H2_odd_key.pdf"),
+    ],
+)
+def test_official_keys_answer_every_item(paper, key):
+    answer_key = read_key(realdata_path("pdf", key))
+    result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=answer_key)
+    assert all(i.answer is not None for i in result.items)
+    assert {i.answer_status for i in result.items} == {answer_key.status}
+
+
+def test_a_ruled_table_becomes_markdown_with_the_exact_words():
+    import pymupdf
+
+    from curation.parse.tables import page_tables, table_markdown
+    from curation.parse.words import page_words
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs, ys = [50, 150, 250, 350], [100, 120, 140]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    cells = [["Item", "Before", "After"], ["A-1", "1,000", "0.7513"]]
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            page.insert_text((xs[c] + 5, ys[r] + 14), text, fontsize=10)
+    page.draw_rect((40, 300, 300, 360), width=0.5)  # a lone box (<보기> frame) is not a table
+    tables = page_tables(page, page_words(page))
+    assert len(tables) == 1
+    assert table_markdown(tables[0]) == "| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"
+
+
+def test_an_answer_grid_with_several_answers_in_a_cell():
+    from curation.parse.grid import find_grid
+
+    lines = [_line("1. 질문", 10), _line("① 가 ② 나 ③ 다 ④ 라", 22)]
+    grid_words = []
+    cursor = 50.0
+    for n in range(1, 13):
+        for text in (f"{n}.", "①", *([",", "⑤"] if n == 7 else [])):
+            width = len(text) * 5.0
+            grid_words.append(Word(cursor, 200, cursor + width, 210, text, 10.0, 0, False))
+            cursor += width
+        cursor += 20
+    lines.append(Line(grid_words, 0, 50.0, 500.0, 0))
+    grid = find_grid(lines)
+    assert grid is not None and grid.first_line == 2
+    assert grid.answers[7] == (1, 5) and grid.answers[12] == (1,) and len(grid.answers) == 12
+    assert find_grid(lines[:2]) is None
+
+
+@pytest.mark.realdata
+def test_figures_are_detected_and_papers_of_rule_strips_are_not_all_figures():
+    eip = parsed("eip_2024_r1_written_q+a")
+    assert 1 <= eip.summary.with_image <= 10
+    health = parsed("healthex_2020_s1_A_q")  # ~2,400 raster rule strips: decoration, not figures
+    assert health.summary.with_image < 10
+    tables = [i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items if "|---" in i.question]
+    assert len(tables) >= 10
+    item2 = next(i for i in tables if i.number == 2)
+    assert "| 1월 1일 | 기초재고 | 100개 | ￦300 | 전기말 실제수량 |" in item2.question
+
+
+@pytest.mark.parametrize("prefix", ["{n}.", "문 {n}.", "문제 {n}.", "{n})"])
+def test_question_number_styles(prefix):
+    lines = []
+    for n in (1, 2, 3, 4, 5):
+        lines.append(_line(prefix.format(n=n) + f" 질문 {n} 에 알맞은 것은?", 40 * n))
+        lines.append(_line("① 가 ② 나 ③ 다 ④ 라", 40 * n + 12))
+    seg = segment(lines)
+    assert [b.number for b in seg.blocks] == [1, 2, 3, 4, 5]
+    assert compose(seg.blocks[2].tokens[: seg.blocks[2].best_run(4)[0].index]) == "질문 3 에 알맞은 것은?"
+
+
+@lru_cache(maxsize=None)
+def swc1_2021_key():
+    import shutil
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (make ocr): this key's tables are images")
+    return read_key(realdata_path("pdf", "swc1_2021_r19_answers.pdf"))
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(
+    "paper,several",
+    [
+        ("swc1_2021_r19_s1_B_q", {18: (1, 2, 3, 4, 5), 19: (1, 2, 3, 4, 5), 20: (1, 5)}),
+        ("swc1_2021_r19_s2_A_q", {}),
+        ("swc1_2021_r19_s3_A_q", {17: (1, 2, 3, 4, 5)}),
+    ],
+)
+def test_one_image_key_answers_every_session_and_form(paper, several):
+    result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=swc1_2021_key())
+    assert all(i.answer is not None for i in result.items)
+    multi = {i.number: i.answer for i in result.items if len(i.answer) > 1}
+    assert multi == several

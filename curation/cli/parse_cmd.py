@@ -10,15 +10,9 @@ from rich.table import Table
 
 from curation.cli import app, console
 from curation.io import write_items, write_jsonl
+from curation.keys import read_key
 from curation.parse import PaperMeta, parse_paper
-
-
-def _read_key(path: Path):
-    try:
-        from curation.keys import read_key
-    except ImportError:  # until the key readers are merged: CSV/JSON only
-        from curation.parse.keyshape import read_key
-    return read_key(path)
+from curation.parse.paper import save_crops
 
 
 @app.command("parse")
@@ -29,13 +23,21 @@ def parse_cmd(
     year: Optional[int] = typer.Option(None, "--year"),
     session: Optional[int] = typer.Option(None, "--session", help="교시."),
     form: Optional[str] = typer.Option(None, "--form", help="Booklet form: A, B, 홀수, 짝수."),
-    out: Path = typer.Option(Path("parsed"), "--out", help="Output folder."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Output folder (default: data/items/<license>/<year>/<paper stem>)."
+    ),
     crops: bool = typer.Option(True, "--crops/--no-crops", help="Save a PNG of each question's region."),
+    ocr: str = typer.Option("auto", "--key-ocr", help="OCR for image-only keys: auto, always or never."),
 ) -> None:
     """Parse a question paper into DIR/items.jsonl, DIR/rejects.jsonl and DIR/crops/*.png."""
     meta = PaperMeta(license=license, year=year, session=session, form=form)
-    answer_key = _read_key(key) if key else None
-    result = parse_paper(paper, meta, key=answer_key, crops_dir=out / "crops" if crops else None)
+    answer_key = read_key(key, ocr=ocr) if key else None
+    result = parse_paper(paper, meta, key=answer_key)
+    if out is None:
+        first = result.items[0]
+        out = Path("data/items") / (first.license or "unknown") / str(first.year or "unknown") / paper.stem
+    if crops:
+        result = save_crops(result, out / "crops")
     write_items(out / "items.jsonl", result.items)
     write_jsonl(out / "rejects.jsonl", (r.to_record() for r in result.rejects))
     s = result.summary

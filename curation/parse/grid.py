@@ -13,10 +13,7 @@ from typing import Sequence
 
 from curation.parse.words import Line, circled_value
 
-try:  # the key readers own these types; see curation.parse.keyshape
-    from curation.keys import AnswerKey, KeyEntry
-except ImportError:  # pragma: no cover - until curation.keys is merged
-    from curation.parse.keyshape import AnswerKey, KeyEntry
+from curation.keys import AnswerKey, KeyEntry
 
 _CELL_NUMBER = re.compile(r"^(\d{1,3})\.$")
 MIN_CELLS = 10

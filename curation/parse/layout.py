@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from curation.parse.words import Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -43,18 +45,22 @@ def find_gutter(words: Sequence[Word], width: float, height: float) -> float | N
     if len(body) < 20:
         return None
     lo, hi = int(width * 0.3), int(width * 0.7)
-    cover = [0] * (int(width) + 2)
-    for w in body:
-        for x in range(max(int(w.x0), lo), min(int(w.x1) + 1, hi)):
-            cover[x] += 1
+    # Coverage of each 1-pt column by body words, from a difference array.
+    delta = np.zeros(int(width) + 3, dtype=np.int32)
+    starts = np.clip(np.array([w.x0 for w in body], dtype=np.int64), 0, int(width) + 1)
+    ends = np.clip(np.array([w.x1 for w in body], dtype=np.int64) + 1, 0, int(width) + 2)
+    np.add.at(delta, starts, 1)
+    np.add.at(delta, ends, -1)
+    cover = np.cumsum(delta)
     allowed = max(1, len(body) // 150)
+    free = cover[lo:hi] <= allowed
     best: tuple[int, int] | None = None
     start = None
-    for x in range(lo, hi + 1):
-        free = x < hi and cover[x] <= allowed
-        if free and start is None:
+    for offset, ok in enumerate(free.tolist() + [False]):
+        x = lo + offset
+        if ok and start is None:
             start = x
-        elif not free and start is not None:
+        elif not ok and start is not None:
             if best is None or x - start > best[1] - best[0]:
                 best = (start, x)
             start = None
@@ -72,16 +78,20 @@ def find_gutter(words: Sequence[Word], width: float, height: float) -> float | N
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
     """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
     rows: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: (w.yc, w.x0)):
+    top = bottom = 0.0
+    for w in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
         if rows:
-            row = rows[-1]
-            top = min(r.y0 for r in row)
-            bottom = max(r.y1 for r in row)
-            overlap = min(bottom, w.y1) - max(top, w.y0)
-            if overlap > 0.5 * min(w.height, bottom - top):
-                row.append(w)
+            overlap = (bottom if bottom < w.y1 else w.y1) - (top if top > w.y0 else w.y0)
+            height = w.y1 - w.y0
+            if overlap > 0.5 * (height if height < bottom - top else bottom - top):
+                rows[-1].append(w)
+                if w.y0 < top:
+                    top = w.y0
+                if w.y1 > bottom:
+                    bottom = w.y1
                 continue
         rows.append([w])
+        top, bottom = w.y0, w.y1
     return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
 
 
@@ -162,6 +172,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]]) -> list[PageText]:
     repeat = max(2, int(0.3 * len(pages)))
     result = []
     for index, width, height, lines, columns in ordered:
+
         def candidate(line: Line) -> bool:
             return _is_margin(line, height) and (
                 in_margin[furniture_key(line.text)] >= repeat or is_page_number(line.text)

@@ -9,7 +9,6 @@ printed in the paper), flags what looks wrong and returns items, rejects and a s
 from __future__ import annotations
 
 import hashlib
-import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -18,15 +17,16 @@ from typing import Callable, Sequence
 
 import pymupdf
 
+from curation.catalog import load_catalog
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
 from curation.item import Item, make_item_id
-from curation.parse.figures import figure_boxes, overlaps, save_crop
+from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.layout import PageText, lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.segment import Block, compose, option_tokens, segment
-from curation.parse.tables import looks_tabular, page_tables, table_markdown
+from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
 from curation.rejects import Reject
@@ -37,6 +37,7 @@ MIN_ITEMS = 5
 _MIN_WORDS_PER_PAGE = 15
 
 OcrWords = Callable[[pymupdf.Page], list[Word]]
+Region = tuple[int, tuple[float, float, float, float]]  # page index, box in points
 
 
 @dataclass
@@ -63,6 +64,7 @@ class ParseResult:
     rejects: list[Reject]
     summary: ParseSummary
     grid_key: AnswerKey | None = None
+    regions: dict[str, list[Region]] = field(default_factory=dict)  # item id -> its areas, reading order
     crops: dict[str, Path] = field(default_factory=dict)
 
 
@@ -99,7 +101,7 @@ def parse_paper(
     path = Path(path)
     doc = open_pdf(path)
     with doc:
-        pages, ocr_pages = _read_words(doc, path, ocr)
+        pages, figures, ocr_pages = _read_words(doc, path, ocr)
         laid = lay_out(pages)
         lines = [line for page in laid for line in page.lines]
         grid = find_grid(lines)
@@ -116,8 +118,8 @@ def parse_paper(
         grid_key = grid.key(str(path)) if grid else None
         answer_key = key or grid_key
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        items, crops = _build_items(
-            doc, path, sha, [p[0] for p in pages], laid, seg.blocks, seg.options, meta, answer_key, crops_dir
+        items, regions = _build_items(
+            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key
         )
     rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
     summary = ParseSummary(
@@ -136,17 +138,34 @@ def parse_paper(
         subjects=dict(Counter(i.subject or "?" for i in items)),
         seconds=time.perf_counter() - started,
     )
-    return ParseResult(items, rejects, summary, grid_key, crops)
+    result = ParseResult(items, rejects, summary, grid_key, regions)
+    return save_crops(result, crops_dir) if crops_dir is not None else result
+
+
+def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
+    """Render each item's region into ``crops_dir/<item id>.png``; the items then point at their crop
+    (``image_path`` relative to the folder above ``crops_dir``)."""
+    crops: dict[str, Path] = {}
+    items = []
+    with pymupdf.open(result.summary.source) as doc:
+        for item in result.items:
+            crop = crops_dir / f"{item.id}.png"
+            save_crop(doc, result.regions[item.id], crop)
+            crops[item.id] = crop
+            items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
+    return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops)
 
 
 def _read_words(
     doc: pymupdf.Document, path: Path, ocr: OcrWords | None
-) -> tuple[list[tuple[list[Word], float, float]], int]:
+) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int]:
     pages = []
+    figures: dict[int, list] = {}
     ocr_pages = 0
     blank = 0
     for page in doc:
         words = page_words(page)
+        figures[page.number] = figure_boxes(page) if has_figure_candidates(page) else []
         if len(words) < _MIN_WORDS_PER_PAGE:
             if ocr is not None:
                 words = ocr(page)
@@ -157,9 +176,10 @@ def _read_words(
     if blank > doc.page_count / 2:
         raise InputError(
             f"{path}: {blank} of {doc.page_count} pages have no text layer (glyphs drawn as outlines or a "
-            f"scan) and no OCR is available; install OCR (make ocr) and run again with --ocr"
+            f"scan) and this parse has no OCR; read it with OCR (`kmmlu ingest PAPER --ocr auto`, Tesseract "
+            f"with its Korean model)"
         )
-    return pages, ocr_pages
+    return pages, figures, ocr_pages
 
 
 def _reject(path: Path, block: Block, reason: str) -> Reject:
@@ -175,7 +195,7 @@ def _reject(path: Path, block: Block, reason: str) -> Reject:
     )
 
 
-def _regions(lines: Sequence[Line]) -> list[tuple[int, tuple[float, float, float, float]]]:
+def _regions(lines: Sequence[Line]) -> list[Region]:
     """The question's area per page and column, as (page index, box), in reading order."""
     regions: list[tuple[int, int, list[float]]] = []
     for line in lines:
@@ -193,20 +213,20 @@ def _build_items(
     path: Path,
     sha: str,
     words: Sequence[list[Word]],
+    figures: dict[int, list],
     laid: Sequence[PageText],
     blocks: Sequence[Block],
     n_options: int,
     meta: PaperMeta,
     key: AnswerKey | None,
-    crops_dir: Path | None,
-) -> tuple[list[Item], dict[str, Path]]:
-    license = meta.license or _slug_stem(path)
+) -> tuple[list[Item], dict[str, list[Region]]]:
+    license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
+    catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
     gaps = numbering_gaps([(b.part, b.number) for b in blocks])
-    figures = {p.index: figure_boxes(doc[p.index]) for p in laid}
-    tables_by_page: dict[int, list] = {}
     items: list[Item] = []
-    crops: dict[str, Path] = {}
+    regions_by_item: dict[str, list[Region]] = {}
+    rules: dict[int, Rules] = {}
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
         regions = _regions(block.lines)
@@ -216,15 +236,14 @@ def _build_items(
         tables = []
         tabular = looks_tabular([block.lines[li] for li in stem_lines])
         for page, box in regions if tabular else ():
-            if page not in tables_by_page:
-                tables_by_page[page] = page_tables(doc[page], words[page])
-            tables += [t for t in tables_by_page[page] if overlaps(box, t.bbox, 0.8)]
+            if page not in rules:
+                rules[page] = page_rules(doc[page])
+            found = page_tables(doc[page], words[page], box, rules[page])
+            tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         entry = (
-            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject)
-            if key
-            else None
+            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject) if key else None
         )
         answer = entry.answers if entry is not None and not entry.withheld else None
         flags, answer = item_flags(question, options, n_options, answer, Evidence(has_image, bool(tables)))
@@ -233,12 +252,7 @@ def _build_items(
         item_id = make_item_id(
             license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
         )
-        image_path = None
-        if crops_dir is not None:
-            crop = crops_dir / f"{item_id}.png"
-            save_crop(doc, regions, crop)
-            crops[item_id] = crop
-            image_path = f"crops/{crop.name}"
+        regions_by_item[item_id] = regions
         first_page, first_box = regions[0]
         items.append(
             Item(
@@ -249,6 +263,7 @@ def _build_items(
                 answer_status=(key.status if answer is not None and key else None),
                 answer_source=(key.source if answer is not None and key else None),
                 license=meta.license,
+                license_ko=catalog_entry.name_ko if catalog_entry else None,
                 year=meta.year,
                 round=meta.round,
                 session=meta.session,
@@ -256,7 +271,6 @@ def _build_items(
                 subject=block.subject,
                 number=block.number,
                 has_image=has_image,
-                image_path=image_path,
                 source_url=meta.source_url,
                 source_path=str(path),
                 source_sha256=sha,
@@ -266,7 +280,7 @@ def _build_items(
                 parser_version=PARSER_VERSION,
             )
         )
-    return items, crops
+    return items, regions_by_item
 
 
 def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
@@ -290,7 +304,3 @@ def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
     if run:
         parts.append(compose(run))
     return "\n".join(p for p in parts if p)
-
-
-def _slug_stem(path: Path) -> str:
-    return path.stem

@@ -2,7 +2,7 @@
 
 Works on ``Line`` objects only (text layer or OCR alike). The rules follow how exam papers are set:
 
-- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``1)``) at the column's left
+- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``문제 1.``, ``1)``) at the column's left
   edge. Numbers run on by one; they may start anywhere (a paper holding Q41-80) and restart at 1 after a
   subject heading (KSPO papers number each subject 1-20).
 - A new number is only believed once the current question has its options, so enumerations and quoted
@@ -24,12 +24,13 @@ from typing import Sequence
 
 from curation.parse.words import Line, Word, circled_value
 
-START = re.compile(r"^(?:문\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
+START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
 _NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
+_WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
 
@@ -50,10 +51,12 @@ class Block:
     lines: list[Line]
     tokens: list[tuple[Word, int]] = field(default_factory=list)  # (word, line index in block)
     markers: list[Marker] = field(default_factory=list)
+    _complete: bool | None = None
 
     def add(self, line: Line, skip: int = 0, first: Word | None = None) -> None:
         li = len(self.lines)
         self.lines.append(line)
+        self._complete = None
         words = line.words[skip:]
         if first is not None:
             words = [first] + words
@@ -82,7 +85,9 @@ class Block:
 
     @property
     def complete(self) -> bool:
-        return len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
+        if self._complete is None:
+            self._complete = len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
+        return self._complete
 
 
 def _is_marker(words: Sequence[Word], pos: int) -> bool:
@@ -135,12 +140,10 @@ def is_stop(line: Line) -> bool:
     return _key(line.text) in _STOP
 
 
-def is_heading(line: Line, body_size: float) -> bool:
-    text = line.text.strip()
-    key = _key(text)
-    if not key or len(key) > 40 or not _HANGUL.search(key) or START.match(text):
-        return False
-    if any(circled_value(w.text) for w in line.words) or _NOT_HEADING.search(key):
+def set_apart(line: Line, body_size: float) -> bool:
+    """A line set apart from running text: centred in its column, in larger type, or a 제N과목 title."""
+    key = _key(line.text)
+    if not key or START.match(line.text.strip()) or any(circled_value(w.text) for w in line.words):
         return False
     if _SUBJECT_PATTERN.match(key):
         return True
@@ -149,6 +152,14 @@ def is_heading(line: Line, body_size: float) -> bool:
         line.x0 - line.col_x0 > 0.12 * width
     )
     return centred or line.size >= 1.15 * body_size
+
+
+def is_heading(line: Line, body_size: float) -> bool:
+    """A subject heading: set apart, short, Hangul, and not an instruction, box title or title line."""
+    key = _key(line.text)
+    if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key):
+        return False
+    return set_apart(line, body_size)
 
 
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
@@ -226,6 +237,10 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             subject = line.text.strip()
             heading_since_last = True
             continue
+        if cur is not None and cur.complete and set_apart(line, body_size):
+            close(cur)  # a notice after the last option ("1교시 종료"), not part of it
+            cur = None
+            continue
         if cur is not None:
             cur.add(line)
     close(cur)
@@ -236,12 +251,14 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
 
 def _line_break(prev: Word, nxt: Word) -> str:
     """What a line break between two words stands for. The text layer's trailing space says so when it
-    has one; otherwise a break between two Hangul syllables is taken as inside a word (Hancom breaks
-    Korean lines anywhere), any other break as a space."""
+    has one. Otherwise, between two Hangul syllables, Hancom may have broken the line inside a word
+    (``습|득된다고``) or between words (``평균법을|적용하고``): a line ending on a particle or ending is
+    taken as a word break, any other syllable as a break inside a word. Other breaks are spaces."""
     if prev.space_after:
         return " "
     if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
-        return ""
+        # A line that ends on a particle or verb ending most likely ended a word there.
+        return " " if prev.text[-1] in _WORD_FINAL and len(prev.text) > 1 else ""
     if prev.text[-1] in "(［[<〈「『‘“-/" or nxt.text[0] in ")］]>〉」』’”,.":
         return ""
     return " "

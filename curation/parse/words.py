@@ -11,24 +11,25 @@ papers glue them to the option text (``①아들러``).
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import pymupdf
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _GAP_EM = 0.2
+# Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
+# Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
+_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
+
+
+_CIRCLED_VALUE = {c: i + 1 for i, c in enumerate(CIRCLED)}
 
 
 def circled_value(text: str) -> int | None:
     """1..20 for a circled digit marker, else None."""
-    if len(text) == 1:
-        index = CIRCLED.find(text)
-        if index >= 0:
-            return index + 1
-    return None
+    return _CIRCLED_VALUE.get(text)
 
 
 @dataclass(slots=True)
@@ -70,33 +71,24 @@ class Line:
     col_x1: float
     column: int = 0
     text: str = field(init=False)
+    x0: float = field(init=False)
+    y0: float = field(init=False)
+    x1: float = field(init=False)
+    y1: float = field(init=False)
+    size: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.text = join_words(self.words)
-
-    @property
-    def x0(self) -> float:
-        return min(w.x0 for w in self.words)
-
-    @property
-    def x1(self) -> float:
-        return max(w.x1 for w in self.words)
-
-    @property
-    def y0(self) -> float:
-        return min(w.y0 for w in self.words)
-
-    @property
-    def y1(self) -> float:
-        return max(w.y1 for w in self.words)
+        self.x0 = min(w.x0 for w in self.words)
+        self.y0 = min(w.y0 for w in self.words)
+        self.x1 = max(w.x1 for w in self.words)
+        self.y1 = max(w.y1 for w in self.words)
+        sizes = sorted(w.size for w in self.words)
+        self.size = sizes[len(sizes) // 2]
 
     @property
     def yc(self) -> float:
         return (self.y0 + self.y1) / 2
-
-    @property
-    def size(self) -> float:
-        return statistics.median(w.size for w in self.words)
 
     @property
     def ends_with_space(self) -> bool:
@@ -122,7 +114,7 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
     notes) is left out."""
     index = page.number if page_index is None else page_index
-    raw = page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    raw = page.get_text("rawdict", flags=_FLAGS)
     words: list[Word] = []
     for block in raw["blocks"]:
         for line in block.get("lines", ()):
@@ -133,52 +125,52 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     return words
 
 
-def _line_words(line: dict, page_index: int) -> Iterable[Word]:
+def _line_words(line: dict, page_index: int) -> list[Word]:
+    """Split one text-layer line into words at spaces, at gaps wider than a fifth of the font size, where
+    text runs backwards, and around circled markers. (The hot loop of the parser: kept flat.)"""
+    words: list[Word] = []
     chars: list[str] = []
-    box: list[float] = []
+    bx0 = by0 = bx1 = by1 = 0.0
     size = 0.0
-    prev_x1 = None
-
-    def flush(space_after: bool) -> Word | None:
-        nonlocal chars, box
-        if not chars:
-            return None
-        word = Word(box[0], box[1], box[2], box[3], "".join(chars), size, page_index, space_after)
-        chars, box = [], []
-        return word
-
+    prev_x1: float | None = None
+    circled = _CIRCLED_VALUE
+    spaces = _SPACES
     for span in line["spans"]:
         span_size = float(span["size"])
+        gap_limit = _GAP_EM * span_size
         for ch in span["chars"]:
             c = ch["c"]
             x0, y0, x1, y1 = ch["bbox"]
-            if c in _SPACES or not c.strip():
-                word = flush(True)
-                if word:
-                    yield word
+            if c in spaces or c.isspace():
+                if chars:
+                    words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, True))
+                    chars = []
                 prev_x1 = None
                 continue
-            if chars and prev_x1 is not None and (x0 - prev_x1 > _GAP_EM * max(size, span_size) or x0 < box[0] - 0.5):
-                word = flush(x0 - prev_x1 > 0)
-                if word:
-                    yield word
-            if circled_value(c) is not None:
-                word = flush(False)
-                if word:
-                    yield word
-                yield Word(x0, y0, x1, y1, c, span_size, page_index, False)
+            if chars and prev_x1 is not None and (x0 - prev_x1 > max(gap_limit, _GAP_EM * size) or x0 < bx0 - 0.5):
+                words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, x0 - prev_x1 > 0))
+                chars = []
+            if c in circled:
+                if chars:
+                    words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
+                    chars = []
+                words.append(Word(x0, y0, x1, y1, c, span_size, page_index, False))
                 prev_x1 = x1
                 continue
             if not chars:
-                box = [x0, y0, x1, y1]
+                bx0, by0, bx1, by1 = x0, y0, x1, y1
                 size = span_size
             else:
-                box[0] = min(box[0], x0)
-                box[1] = min(box[1], y0)
-                box[2] = max(box[2], x1)
-                box[3] = max(box[3], y1)
+                if x0 < bx0:
+                    bx0 = x0
+                if y0 < by0:
+                    by0 = y0
+                if x1 > bx1:
+                    bx1 = x1
+                if y1 > by1:
+                    by1 = y1
             chars.append(c)
             prev_x1 = x1
-    word = flush(False)
-    if word:
-        yield word
+    if chars:
+        words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
+    return words
