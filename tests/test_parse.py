@@ -258,6 +258,16 @@ def test_flags():
     assert flags == {"broken_glyph"}
 
 
+@pytest.mark.parametrize(
+    "stem, missing",
+    [("다음 표는 ㈜한빛의 자료이다. 기말재고자산은?", True), ("<표>를 보고 답하시오.", True), ("위 표에서 옳은 것은?", True),
+     ("현금흐름표에서 영업활동 현금흐름에 가산하는 항목은?", False), ("재무상태표는 일정 시점의 재무상태를 나타낸다. 옳은 것은?", False)],
+)
+def test_table_reference_is_a_word_not_the_end_of_a_statement_name(stem, missing):
+    flags, _ = item_flags(stem, ("가", "나", "다", "라", "마"), 5, (1,), Evidence(False, False))
+    assert ("missing_table" in flags) is missing
+
+
 @pytest.mark.realdata
 def test_forms_match_the_same_items_in_another_order():
     from curation.parse.forms import match_forms

@@ -31,7 +31,8 @@ _FIGURE_REF = re.compile(
     r"(다음|아래|위|보기의)\s*(그림|그래프|도면|사진|회로|도표)|[<〈\[]\s*(그림|그래프|도면|사진)|"
     r"(그림|그래프|도면|사진)(과|은|는|에서|의|을|를)\s"
 )
-_TABLE_REF = re.compile(r"<\s*표\s*>|〈\s*표\s*〉|다음 표|아래 표|표와 같|표는|표에서|표를")
+# "표" standing alone: 현금흐름표에서, 재무상태표는 name statements, not a table printed with the question.
+_TABLE_REF = re.compile(r"<\s*표\s*>|〈\s*표\s*〉|(?:다음|아래|위)\s*표|(?<![가-힣])표(?:와 같|는|에서|를)")
 _MIN_LEAK = 6
 
 
