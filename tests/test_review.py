@@ -15,6 +15,7 @@ import os
 import secrets
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -218,8 +219,8 @@ def test_push_twice_creates_nothing(admin, pushed, store, annotators_file):
 
 
 def test_script_in_a_question_shows_literally(admin, pushed):
-    config = label_config()
-    assert "<HyperText" not in config and 'name="question" value="$question"' in config
+    shown = {el.get("value"): el.tag for el in ET.fromstring(label_config()).iter() if el.get("value", "").startswith("$")}
+    assert shown["$question"] == shown["$options"] == shown["$answer"] == "Text"  # escaped text, never HyperText
     for project in admin.projects(NAME):
         data = admin.task_data(project.id)
         if "probe-html-200" in data:

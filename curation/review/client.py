@@ -227,6 +227,18 @@ class ReviewClient:
         response = self._ls.projects.import_tasks(project_id, request=batch, return_task_ids=True)
         return int(response.task_count or len(batch))
 
+    @_wrapped
+    def import_reviewed(self, project_id: int, rows: Iterable[tuple[dict[str, Any], list[dict[str, Any]], int]]) -> int:
+        """Import tasks that already carry an annotation: (task data, result, user id) each.
+
+        For carrying reviews over from another Label Studio; the bench uses it to stage annotations.
+        """
+        batch = [{"data": data, "annotations": [{"result": result, "completed_by": user}]} for data, result, user in rows]
+        if not batch:
+            return 0
+        response = self._ls.projects.import_tasks(project_id, request=batch, return_task_ids=True)
+        return int(response.annotation_count or 0)
+
     # annotations -------------------------------------------------------------------------------------
 
     @_wrapped

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import stat
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +29,7 @@ from curation.io import atomic_write
 LABEL_STUDIO_VERSION = "1.23.2"
 DEFAULT_PORT = 8080
 DEFAULT_ADMIN = "admin@kmmlu.local"
+DB_NAME = "label_studio.sqlite3"
 REPO = Path(__file__).resolve().parents[2]
 
 # Environment variables the review commands read.
@@ -210,6 +213,31 @@ class LabelStudioServer:
             )
         return env
 
+    @property
+    def template_db(self) -> Path:
+        return self.venv / "kmmlu-template" / DB_NAME
+
+    def ensure_template(self) -> Path:
+        """A migrated, empty database made once per server install, copied into each new data folder.
+
+        Migrating takes 30 s to minutes; copying the result makes a fresh server start in seconds. The
+        admin user and organisation are still created by the server at its first start.
+        """
+        if self.template_db.exists():
+            return self.template_db
+        exe = self._executable("label-studio")
+        work = Path(tempfile.mkdtemp(prefix=".template-", dir=self.venv))
+        try:
+            env = {**self.environment(), "LABEL_STUDIO_BASE_DATA_DIR": str(work)}
+            result = subprocess.run([str(exe), "version"], env=env, capture_output=True, timeout=1800)
+            if result.returncode != 0 or not (work / DB_NAME).exists():
+                raise ConfigError(f"migrating a template database failed: {result.stderr.decode(errors='replace')[-500:]}")
+            self.template_db.parent.mkdir(exist_ok=True)
+            os.replace(work / DB_NAME, self.template_db)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return self.template_db
+
     def start(self, timeout: float = 600.0) -> None:
         """Start and wait until the asked port answers ``/health`` and accepts the admin token."""
         if self.is_running():
@@ -219,6 +247,8 @@ class LabelStudioServer:
             raise ConfigError(f"port {self.port} on 127.0.0.1 is already in use; pass another --port")
         exe = self._executable("label-studio")
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not (self.data_dir / DB_NAME).exists():
+            shutil.copyfile(self.ensure_template(), self.data_dir / DB_NAME)
         log = self.log_path.open("ab")
         self._process = subprocess.Popen(
             [str(exe), "start", "--no-browser", "--internal-host", "127.0.0.1", "--port", str(self.port)],
