@@ -164,7 +164,9 @@ def _queues(admin: ReviewClient) -> dict[str, dict[str, int]]:
 def logins(server, admin, pushed) -> dict[str, ReviewClient]:
     admin.ensure_users([ADJUDICATOR])
     server.set_passwords(PASSWORD)
-    return {email: ReviewClient.login(server.url, email, password) for email, password in PASSWORD.items()}
+    with ThreadPoolExecutor(4) as pool:  # each login hashes a password: slow on purpose
+        clients = pool.map(lambda pair: ReviewClient.login(server.url, *pair), PASSWORD.items())
+        return dict(zip(PASSWORD, clients))
 
 
 @pytest.fixture(scope="module")

@@ -106,8 +106,8 @@ class ReviewClient:
                 if response.status_code != 302:
                     raise ServerError(f"Label Studio at {url}: login as {email} failed (wrong password?)")
                 token = http.get("/api/current-user/token").raise_for_status().json()["token"]
-        except httpx.TransportError as exc:
-            raise ServerError(f"Label Studio at {url} is not answering ({type(exc).__name__})") from exc
+        except httpx.HTTPError as exc:
+            raise ServerError(f"Label Studio at {url}: logging in as {email} failed ({type(exc).__name__})") from exc
         return cls(url, token)
 
     # users -------------------------------------------------------------------------------------------
@@ -147,10 +147,15 @@ class ReviewClient:
         return sorted(found, key=lambda p: (p.role, p.annotator or "", p.id))
 
     @_wrapped
-    def ensure_project(self, name: str, role: Role, annotator: Annotator | None = None) -> tuple[ProjectRef, bool]:
-        """The project for (name, role, annotator), created when missing; returns it and whether it is new."""
+    def ensure_project(
+        self, name: str, role: Role, annotator: Annotator | None = None, known: Sequence[ProjectRef] | None = None
+    ) -> tuple[ProjectRef, bool]:
+        """The project for (name, role, annotator), created when missing; returns it and whether it is new.
+
+        ``known`` is the review's projects when the caller already listed them.
+        """
         email = annotator.email if annotator else None
-        for project in self.projects(name):
+        for project in self.projects(name) if known is None else known:
             if project.role == role and project.annotator == email:
                 return project, False
         title = project_title(name, role, annotator)

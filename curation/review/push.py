@@ -72,27 +72,26 @@ def push(
     twice = sorted(i for i, n in Counter(ids).items() if n > 1)
     if twice:
         raise InputError(f"item id(s) {', '.join(twice[:5])} appear more than once in the items to push")
+    known = client.projects(name)
     if annotators is None:
-        annotators = _known_annotators(client, name)
+        annotators = _known_annotators(known, name)
+    plan_review((), [a.email for a in annotators], overlap)  # refuses a bad overlap before any change
     users_created = client.ensure_users(annotators)
     queues: dict[str, ProjectRef] = {}
     projects_created = 0
     for annotator in annotators:
-        project, created = client.ensure_project(name, "annotate", annotator)
+        project, created = client.ensure_project(name, "annotate", annotator, known)
         queues[annotator.email] = project
         projects_created += created
 
     present = {email: set(client.task_ids(project.id)) for email, project in queues.items()}
-    existing: dict[str, set[str]] = {}
-    for item_id, assigned in read_plan(plan_path(store, name)).items():
-        existing.setdefault(item_id, set()).update(assigned)
+    saved = read_plan(plan_path(store, name))
+    existing: dict[str, set[str]] = {item_id: set(assigned) for item_id, assigned in saved.items()}
     for email, item_ids in present.items():
         for item_id in item_ids:
             existing.setdefault(item_id, set()).add(email)
     plan = plan_review(ids, [a.email for a in annotators], overlap, existing)
-    saved = read_plan(plan_path(store, name))
-    saved.update(plan)
-    write_plan(plan_path(store, name), saved)
+    write_plan(plan_path(store, name), {**saved, **plan})
 
     urls = {item.id: image_url(item, items_dir, store) for item in items}
     by_id = {item.id: item for item in items}
@@ -122,8 +121,8 @@ def push(
     )
 
 
-def _known_annotators(client: ReviewClient, name: str) -> list[Annotator]:
-    emails = [p.annotator for p in client.projects(name) if p.role == "annotate" and p.annotator]
+def _known_annotators(projects: Sequence[ProjectRef], name: str) -> list[Annotator]:
+    emails = [p.annotator for p in projects if p.role == "annotate" and p.annotator]
     if not emails:
         raise InputError(f"review {name!r} has no annotator queues yet; pass --annotators FILE (name,email)")
     return [Annotator(name=email, email=email) for email in emails]
