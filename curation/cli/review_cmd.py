@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from pathlib import Path
 
 import typer
@@ -51,6 +53,8 @@ def serve(
     console.print(f"Label Studio is up at {server.url}; admin {creds.email}; password and API token in {where}")
     if server.url != server_url():
         console.print(f"other commands need: export {ENV_URL}={server.url}")
+    # Stop the server with us, on Ctrl-C or on a plain kill (it runs in its own process group).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.wait()
     except KeyboardInterrupt:
@@ -152,6 +156,8 @@ def apply(store: Path = STORE) -> None:
 def status(project: str = PROJECT) -> None:
     """Progress per annotator and per licence."""
     state = review_status(_client(), project)
+    if not state.queues and not state.licences:
+        raise InputError(f"review {project!r} has no projects on {server_url()}; push items first")
     queues = Table(title=f"review {project}: per annotator")
     for column in ("annotator", "tasks", "done", "remaining"):
         queues.add_column(column)
