@@ -42,12 +42,12 @@ def review_status(client: ReviewClient, name: str) -> ReviewStatus:
     disputed: dict[str, bool] = {}
     for project in client.projects(name):
         rows = client.task_progress(project.id)
-        for data, annotations in rows:
+        for data, count in rows:
             licence_of.setdefault(data["item_id"], data.get("license") or "?")
             if project.role == "annotate":
-                done_by_item[data["item_id"]].append(annotations > 0)
+                done_by_item[data["item_id"]].append(count > 0)
             else:
-                disputed[data["item_id"]] = disputed.get(data["item_id"], False) or annotations > 0
+                disputed[data["item_id"]] = disputed.get(data["item_id"], False) or count > 0
         if project.role == "annotate":
             queues.append(QueueRow(project.annotator or "?", len(rows), sum(1 for _, n in rows if n > 0)))
     per_licence: dict[str, list[str]] = defaultdict(list)
