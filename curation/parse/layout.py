@@ -1,0 +1,212 @@
+"""Page geometry: columns, reading order, and what is not content (running heads, page numbers,
+candidate-information boxes).
+
+Columns come from the page itself: a vertical strip near the middle of the page that no body word
+crosses is a gutter. Rows that do cross it (a title, a full-width box) split the page into bands; each band
+is read left column first, then right column, so options never interleave across columns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+from curation.parse.words import Line, Word
+
+_MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
+_FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
+_PAGE_NUMBER = re.compile(
+    r"^[\s\-–—(（<\[]*(?:\d{1,3}\s*[-–—/]\s*)?\d{1,3}\s*[)）>\]\-–—]*\s*(?:면|쪽|page|p\.?)?$", re.I
+)
+_PAGE_NUMBER_PAREN = re.compile(r"\(\s*\d{1,3}\s*[-–—/]\s*\d{1,3}\s*\)\s*$")
+_CANDIDATE_BOX = re.compile(r"(수\s*험\s*번\s*호|응\s*시\s*번\s*호|성\s*명\s*$|^성\s*명)")
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(slots=True)
+class PageText:
+    """One page's content lines in reading order, and the lines taken out as page furniture."""
+
+    index: int
+    width: float
+    height: float
+    lines: list[Line]
+    furniture: list[Line]
+    columns: int
+
+
+def find_gutter(words: Sequence[Word], width: float, height: float) -> float | None:
+    """x of the gutter between two columns, or None for a one-column page."""
+    body = [w for w in words if height * _MARGIN < w.yc < height * (1 - _MARGIN)]
+    if len(body) < 20:
+        return None
+    lo, hi = int(width * 0.3), int(width * 0.7)
+    cover = [0] * (int(width) + 2)
+    for w in body:
+        for x in range(max(int(w.x0), lo), min(int(w.x1) + 1, hi)):
+            cover[x] += 1
+    allowed = max(1, len(body) // 150)
+    best: tuple[int, int] | None = None
+    start = None
+    for x in range(lo, hi + 1):
+        free = x < hi and cover[x] <= allowed
+        if free and start is None:
+            start = x
+        elif not free and start is not None:
+            if best is None or x - start > best[1] - best[0]:
+                best = (start, x)
+            start = None
+    if best is None or best[1] - best[0] < 8:
+        return None
+    gutter = (best[0] + best[1]) / 2
+    left = sum(1 for w in body if w.x1 <= gutter)
+    right = sum(1 for w in body if w.x0 >= gutter)
+    # Both sides must hold real text.
+    if min(left, right) < 0.15 * len(body):
+        return None
+    return gutter
+
+
+def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
+    """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
+    rows: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.yc, w.x0)):
+        if rows:
+            row = rows[-1]
+            top = min(r.y0 for r in row)
+            bottom = max(r.y1 for r in row)
+            overlap = min(bottom, w.y1) - max(top, w.y0)
+            if overlap > 0.5 * min(w.height, bottom - top):
+                row.append(w)
+                continue
+        rows.append([w])
+    return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
+
+
+def order_page(words: Sequence[Word], page: int, width: float, height: float) -> tuple[list[Line], int]:
+    """Lines of a page in reading order, and the number of columns found."""
+    gutter = find_gutter(words, width, height)
+    if gutter is None:
+        return group_lines(words, page, _left(words, width), _right(words, width), 0), 1
+    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
+    spans = _merge(crossing)
+
+    def span_of(w: Word) -> int | None:
+        for i, (a, b) in enumerate(spans):
+            if a - 1 <= w.yc <= b + 1:
+                return i
+        return None
+
+    # Bands: full-width rows and the two-column stretches between them, top to bottom.
+    full: dict[int, list[Word]] = defaultdict(list)
+    band_words: dict[int, list[Word]] = defaultdict(list)
+    for w in words:
+        s = span_of(w)
+        if s is not None:
+            full[s].append(w)
+        else:
+            band = sum(1 for a, _ in spans if a < w.yc)
+            band_words[band].append(w)
+    left_edge, right_edge = _left(words, width), _right(words, width)
+    right_start = min((w.x0 for w in words if w.x0 >= gutter), default=gutter)
+    lines: list[Line] = []
+    for band in range(len(spans) + 1):
+        ws = band_words.get(band, [])
+        lines += group_lines([w for w in ws if w.xc < gutter], page, left_edge, gutter, 0)
+        lines += group_lines([w for w in ws if w.xc >= gutter], page, right_start, right_edge, 1)
+        if band < len(spans):
+            lines += group_lines(full[band], page, left_edge, right_edge, -1)
+    return lines, 2
+
+
+def _left(words: Sequence[Word], width: float) -> float:
+    return min((w.x0 for w in words), default=0.0)
+
+
+def _right(words: Sequence[Word], width: float) -> float:
+    return max((w.x1 for w in words), default=width)
+
+
+def _merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted(intervals):
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def furniture_key(text: str) -> str:
+    return _DIGITS.sub("#", re.sub(r"\s+", "", text))
+
+
+def is_page_number(text: str) -> bool:
+    t = text.strip()
+    return bool(t) and (bool(_PAGE_NUMBER.match(t)) or bool(_PAGE_NUMBER_PAREN.search(t)))
+
+
+def lay_out(pages: Sequence[tuple[list[Word], float, float]]) -> list[PageText]:
+    """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
+    pages (digits ignored), page numbers, and candidate-information boxes."""
+    ordered = []
+    for index, (words, width, height) in enumerate(pages):
+        lines, columns = order_page(words, index, width, height)
+        ordered.append((index, width, height, lines, columns))
+    in_margin: Counter[str] = Counter()
+    for index, width, height, lines, _ in ordered:
+        seen = {furniture_key(l.text) for l in lines if _is_margin(l, height)}
+        in_margin.update(seen)
+    repeat = max(2, int(0.3 * len(pages)))
+    result = []
+    for index, width, height, lines, columns in ordered:
+        def candidate(line: Line) -> bool:
+            return _is_margin(line, height) and (
+                in_margin[furniture_key(line.text)] >= repeat or is_page_number(line.text)
+            )
+
+        # Furniture sits at the page's edge: nothing but other furniture between it and the edge.
+        marked = [candidate(line) for line in lines]
+        for i, line in enumerate(lines):
+            if marked[i]:
+                top = line.yc < height / 2
+                marked[i] = all(
+                    marked[j] or (other.yc > line.y0 if top else other.yc < line.y1)
+                    for j, other in enumerate(lines)
+                    if j != i
+                )
+        keep, furniture = [], []
+        for line, is_furniture in zip(lines, marked):
+            if is_furniture or (line.y1 < height * 0.3 and _CANDIDATE_BOX.search(line.text)):
+                furniture.append(line)
+            else:
+                keep.append(line)
+        result.append(PageText(index, width, height, keep, furniture, columns))
+    return result
+
+
+def _is_margin(line: Line, height: float) -> bool:
+    return line.yc < height * _FURNITURE_BAND or line.yc > height * (1 - _FURNITURE_BAND)
+
+
+_RUNNING_WORD = re.compile(r"^[가-힣·ㆍ]{2,15}$")
+
+
+def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
+    """Subjects named in running heads: a Hangul word in the page furniture that appears on several
+    pages but not on all of them (a constant word is the exam's title, not a subject)."""
+    per_page: dict[int, set[str]] = {}
+    for page in pages:
+        words = {w.text for line in page.furniture for w in line.words if _RUNNING_WORD.match(w.text)}
+        if words:
+            per_page[page.index] = words
+    counts = Counter(w for words in per_page.values() for w in words)
+    varying = {w for w, n in counts.items() if 2 <= n < len(per_page)}
+    result = {}
+    for index, words in per_page.items():
+        found = sorted(words & varying)
+        if len(found) == 1:
+            result[index] = found[0]
+    return result

@@ -1,0 +1,299 @@
+"""A question paper (PDF) into validated items: the top of the parser.
+
+``parse_paper(path, meta)`` reads the text layer (or OCR words where a page has none and OCR is
+available), lays pages out, segments questions, attaches answers (a key given by the caller, else a grid
+printed in the paper), flags what looks wrong and returns items, rejects and a summary. Bad input raises
+``InputError`` naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pymupdf
+
+from curation.errors import InputError
+from curation.filetype import describe, sniff_file
+from curation.item import Item, make_item_id
+from curation.parse.figures import figure_boxes, overlaps, save_crop
+from curation.parse.grid import AnswerKey, find_grid
+from curation.parse.layout import PageText, lay_out, running_subjects
+from curation.parse.meta import PaperMeta, read_meta
+from curation.parse.segment import Block, compose, segment
+from curation.parse.tables import looks_tabular, page_tables, table_markdown
+from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
+from curation.parse.words import Line, Word, page_words
+from curation.rejects import Reject
+
+PARSER_VERSION = "parse-1"
+STAGE = "parse"
+MIN_ITEMS = 5
+_MIN_WORDS_PER_PAGE = 15
+
+OcrWords = Callable[[pymupdf.Page], list[Word]]
+
+
+@dataclass
+class ParseSummary:
+    source: str
+    pages: int
+    ocr_pages: int
+    columns: dict[int, int]  # columns found -> pages
+    items: int
+    options: int
+    answered: int
+    answer_source: str | None
+    with_image: int
+    with_table: int
+    rejects: int
+    flags: dict[str, int]
+    subjects: dict[str, int]
+    seconds: float
+
+
+@dataclass
+class ParseResult:
+    items: list[Item]
+    rejects: list[Reject]
+    summary: ParseSummary
+    grid_key: AnswerKey | None = None
+    crops: dict[str, Path] = field(default_factory=dict)
+
+
+def open_pdf(path: Path) -> pymupdf.Document:
+    """Open a PDF or say plainly why not."""
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    kind = sniff_file(path)
+    if kind != "pdf":
+        raise InputError(f"{path}: not a PDF but {describe(kind)}; download the paper again from its source")
+    try:
+        doc = pymupdf.open(path)
+    except Exception as exc:  # MuPDF raises its own error types for damaged files
+        raise InputError(f"{path}: damaged PDF that cannot be opened ({exc}); download it again") from exc
+    if doc.needs_pass:
+        raise InputError(f"{path}: the PDF is encrypted with a password; get an unprotected copy of the paper")
+    if doc.page_count == 0:
+        raise InputError(f"{path}: the PDF has no pages")
+    return doc
+
+
+def parse_paper(
+    path: str | Path,
+    meta: PaperMeta | None = None,
+    *,
+    key: AnswerKey | None = None,
+    crops_dir: Path | None = None,
+    ocr: OcrWords | None = None,
+) -> ParseResult:
+    """Parse one question paper. ``meta`` fields left empty are read from the paper's title; ``key``
+    overrides an answer grid printed in the paper; ``crops_dir`` receives ``<item id>.png`` per item;
+    ``ocr`` reads pages without a text layer."""
+    started = time.perf_counter()
+    path = Path(path)
+    doc = open_pdf(path)
+    with doc:
+        pages, ocr_pages = _read_words(doc, path, ocr)
+        laid = lay_out(pages)
+        lines = [line for page in laid for line in page.lines]
+        grid = find_grid(lines)
+        question_lines = lines[: grid.first_line] if grid else lines
+        seg = segment(question_lines, running_subjects(laid))
+        if len(seg.blocks) < MIN_ITEMS or len(seg.blocks) < len(seg.incomplete):
+            raise InputError(
+                f"{path}: not a multiple-choice paper: {len(seg.blocks)} questions with ①-⑤ options "
+                f"and {len(seg.incomplete)} without; essay and calculation papers cannot become items"
+            )
+        title = " ".join(l.text for l in laid[0].furniture + laid[0].lines[:12])
+        found = read_meta(title)
+        meta = (meta or PaperMeta()).filled_from(found)
+        grid_key = grid.key(str(path)) if grid else None
+        answer_key = key or grid_key
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()
+        items, crops = _build_items(
+            doc, path, sha, [p[0] for p in pages], laid, seg.blocks, seg.options, meta, answer_key, crops_dir
+        )
+    rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
+    summary = ParseSummary(
+        source=str(path),
+        pages=len(pages),
+        ocr_pages=ocr_pages,
+        columns=dict(Counter(p.columns for p in laid)),
+        items=len(items),
+        options=seg.options,
+        answered=sum(1 for i in items if i.answer is not None),
+        answer_source=answer_key.source if answer_key else None,
+        with_image=sum(1 for i in items if i.has_image),
+        with_table=sum(1 for i in items if "|---" in i.question),
+        rejects=len(rejects),
+        flags=dict(sorted(Counter(f for i in items for f in i.flags).items())),
+        subjects=dict(Counter(i.subject or "?" for i in items)),
+        seconds=time.perf_counter() - started,
+    )
+    return ParseResult(items, rejects, summary, grid_key, crops)
+
+
+def _read_words(
+    doc: pymupdf.Document, path: Path, ocr: OcrWords | None
+) -> tuple[list[tuple[list[Word], float, float]], int]:
+    pages = []
+    ocr_pages = 0
+    blank = 0
+    for page in doc:
+        words = page_words(page)
+        if len(words) < _MIN_WORDS_PER_PAGE:
+            if ocr is not None:
+                words = ocr(page)
+                ocr_pages += 1
+            else:
+                blank += 1
+        pages.append((words, page.rect.width, page.rect.height))
+    if blank > doc.page_count / 2:
+        raise InputError(
+            f"{path}: {blank} of {doc.page_count} pages have no text layer (glyphs drawn as outlines or a "
+            f"scan) and no OCR is available; install OCR (make ocr) and run again with --ocr"
+        )
+    return pages, ocr_pages
+
+
+def _reject(path: Path, block: Block, reason: str) -> Reject:
+    text = compose(block.tokens)
+    return Reject(
+        stage=STAGE,
+        reason=reason,
+        source=str(path),
+        page=block.lines[0].page + 1,
+        number=block.number,
+        detail=f"{len(block.markers)} option markers",
+        text=text[:500],
+    )
+
+
+def _regions(lines: Sequence[Line]) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """The question's area per page and column, as (page index, box), in reading order."""
+    regions: list[tuple[int, int, list[float]]] = []
+    for line in lines:
+        if regions and regions[-1][0] == line.page and regions[-1][1] == line.column:
+            box = regions[-1][2]
+            box[0], box[1] = min(box[0], line.col_x0), min(box[1], line.y0)
+            box[2], box[3] = max(box[2], line.col_x1), max(box[3], line.y1)
+        else:
+            regions.append((line.page, line.column, [line.col_x0, line.y0, line.col_x1, line.y1]))
+    return [(page, (b[0], b[1], b[2], b[3])) for page, _, b in regions]
+
+
+def _build_items(
+    doc: pymupdf.Document,
+    path: Path,
+    sha: str,
+    words: Sequence[list[Word]],
+    laid: Sequence[PageText],
+    blocks: Sequence[Block],
+    n_options: int,
+    meta: PaperMeta,
+    key: AnswerKey | None,
+    crops_dir: Path | None,
+) -> tuple[list[Item], dict[str, Path]]:
+    license = meta.license or _slug_stem(path)
+    parts = len({b.part for b in blocks})
+    gaps = numbering_gaps([(b.part, b.number) for b in blocks])
+    figures = {p.index: figure_boxes(doc[p.index]) for p in laid}
+    tables_by_page: dict[int, list] = {}
+    items: list[Item] = []
+    crops: dict[str, Path] = {}
+    for position, block in enumerate(blocks):
+        run = block.best_run(n_options)
+        regions = _regions(block.lines)
+        has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
+        stem_tokens = block.tokens[: run[0].index]
+        stem_lines = {li for _, li in stem_tokens}
+        tables = []
+        tabular = looks_tabular([block.lines[li] for li in stem_lines])
+        for page, box in regions if tabular else ():
+            if page not in tables_by_page:
+                tables_by_page[page] = page_tables(doc[page], words[page])
+            tables += [t for t in tables_by_page[page] if overlaps(box, t.bbox, 0.8)]
+        question = _stem_text(block, stem_tokens, stem_lines, tables)
+        options = tuple(
+            compose(block.tokens[m.index + 1 : (run[k + 1].index if k + 1 < len(run) else len(block.tokens))])
+            for k, m in enumerate(run)
+        )
+        entry = (
+            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject)
+            if key
+            else None
+        )
+        answer = entry.answers if entry is not None and not entry.withheld else None
+        flags, answer = item_flags(question, options, n_options, answer, Evidence(has_image, bool(tables)))
+        if position in gaps:
+            flags.add(NUMBERING_GAP)
+        item_id = make_item_id(
+            license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
+        )
+        image_path = None
+        if crops_dir is not None:
+            crop = crops_dir / f"{item_id}.png"
+            save_crop(doc, regions, crop)
+            crops[item_id] = crop
+            image_path = f"crops/{crop.name}"
+        first_page, first_box = regions[0]
+        items.append(
+            Item(
+                id=item_id,
+                question=question,
+                options=options,
+                answer=answer,
+                answer_status=(key.status if answer is not None and key else None),
+                answer_source=(key.source if answer is not None and key else None),
+                license=meta.license,
+                year=meta.year,
+                round=meta.round,
+                session=meta.session,
+                form=meta.form,
+                subject=block.subject,
+                number=block.number,
+                has_image=has_image,
+                image_path=image_path,
+                source_url=meta.source_url,
+                source_path=str(path),
+                source_sha256=sha,
+                page=first_page + 1,
+                bbox=tuple(round(v, 1) for v in first_box),
+                flags=tuple(flags),
+                parser_version=PARSER_VERSION,
+            )
+        )
+    return items, crops
+
+
+def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
+    """The stem, with each ruled table's words replaced by the table as Markdown."""
+    if not tables:
+        return compose(stem_tokens)
+    parts: list[str] = []
+    run: list = []
+    done: set[int] = set()
+    for word, li in stem_tokens:
+        table = next((t for t in tables if t.contains(word)), None)
+        if table is None:
+            run.append((word, li))
+            continue
+        if id(table) not in done:
+            if run:
+                parts.append(compose(run))
+                run = []
+            parts.append(table_markdown(table))
+            done.add(id(table))
+    if run:
+        parts.append(compose(run))
+    return "\n".join(p for p in parts if p)
+
+
+def _slug_stem(path: Path) -> str:
+    return path.stem

@@ -1,0 +1,263 @@
+"""Questions and options from a stream of lines in reading order.
+
+Works on ``Line`` objects only (text layer or OCR alike). The rules follow how exam papers are set:
+
+- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``1)``) at the column's left
+  edge. Numbers run on by one; they may start anywhere (a paper holding Q41-80) and restart at 1 after a
+  subject heading (KSPO papers number each subject 1-20).
+- A new number is only believed once the current question has its options, so enumerations and quoted
+  statutes inside a stem do not split it.
+- Options are the last ordered run ①..⑤ (or ①..④) after the stem: a statute quoted in the stem uses ①②
+  as paragraph marks. A marker counts only at the start of a line or after a wide gap (options set several
+  to a row); ``①과 ②`` inside running text is not a marker.
+- A short centred or larger-type line between questions is a subject heading; every item takes the
+  heading above it.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from curation.parse.words import Line, Word, circled_value
+
+START = re.compile(r"^(?:문\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
+_SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
+_STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
+_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$")
+_HANGUL = re.compile(r"[가-힣]")
+MIN_OPTIONS = 4
+MAX_OPTIONS = 5
+
+
+@dataclass(slots=True)
+class Marker:
+    value: int
+    index: int  # position in the block's token list
+
+
+@dataclass
+class Block:
+    """A question's lines as found, before options are split off."""
+
+    number: int
+    part: int
+    subject: str | None
+    lines: list[Line]
+    tokens: list[tuple[Word, int]] = field(default_factory=list)  # (word, line index in block)
+    markers: list[Marker] = field(default_factory=list)
+
+    def add(self, line: Line, skip: int = 0, first: Word | None = None) -> None:
+        li = len(self.lines)
+        self.lines.append(line)
+        words = line.words[skip:]
+        if first is not None:
+            words = [first] + words
+        for pos, word in enumerate(words):
+            value = circled_value(word.text)
+            if value is not None and value <= MAX_OPTIONS:
+                if _is_marker(words, pos):
+                    self.markers.append(Marker(value, len(self.tokens)))
+            self.tokens.append((word, li))
+
+    def best_run(self, want: int) -> list[Marker]:
+        """The last ordered run ①..(want) among the markers; the longest one if none reaches ``want``."""
+        best: list[Marker] = []
+        for i, m in enumerate(self.markers):
+            if m.value != 1:
+                continue
+            run = [m]
+            for later in self.markers[i + 1 :]:
+                if len(run) == want:
+                    break
+                if later.value == run[-1].value + 1:
+                    run.append(later)
+            if len(run) >= len(best):
+                best = run
+        return best
+
+    @property
+    def complete(self) -> bool:
+        return len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
+
+
+def _is_marker(words: Sequence[Word], pos: int) -> bool:
+    """A circled digit opens an option at the start of a line, after a wide gap, or standing free between
+    spaces; glued to a particle (``①과``) it is a reference in running text."""
+    if pos == 0:
+        return True
+    word, prev = words[pos], words[pos - 1]
+    gap_before = word.x0 - prev.x1
+    if gap_before > 0.8 * word.size:
+        return True
+    nxt = words[pos + 1] if pos + 1 < len(words) else None
+    spaced_before = prev.space_after or gap_before > 0.15 * word.size
+    spaced_after = nxt is None or word.space_after or nxt.x0 - word.x1 > 0.15 * word.size
+    return spaced_before and spaced_after
+
+
+@dataclass
+class Segmented:
+    blocks: list[Block]
+    incomplete: list[Block]
+    options: int  # the paper's option count
+
+
+def _start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
+    """(number, words consumed, remainder word) when the line begins with a question number."""
+    m = START.match(line.text)
+    if not m or line.x0 - colmin > max(6.0, 0.8 * line.size):
+        return None
+    prefix = m.group(0).replace(" ", "")
+    taken = ""
+    for i, word in enumerate(line.words):
+        taken += word.text
+        if len(taken) >= len(prefix):
+            rest = taken[len(prefix) :]
+            if rest:
+                w = line.words[i]
+                cut = w.x0 + (w.x1 - w.x0) * (1 - len(rest) / len(w.text))
+                remainder = Word(cut, w.y0, w.x1, w.y1, rest, w.size, w.page, w.space_after, w.conf)
+                return int(m.group(1)), i + 1, remainder
+            return int(m.group(1)), i + 1, None
+    return None
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def is_stop(line: Line) -> bool:
+    return _key(line.text) in _STOP
+
+
+def is_heading(line: Line, body_size: float) -> bool:
+    text = line.text.strip()
+    key = _key(text)
+    if not key or len(key) > 40 or not _HANGUL.search(key) or START.match(text):
+        return False
+    if any(circled_value(w.text) for w in line.words) or _NOT_HEADING.search(key):
+        return False
+    if _SUBJECT_PATTERN.match(key):
+        return True
+    width = line.col_x1 - line.col_x0
+    centred = abs((line.x0 + line.x1) / 2 - (line.col_x0 + line.col_x1) / 2) < 0.12 * width and (
+        line.x0 - line.col_x0 > 0.12 * width
+    )
+    return centred or line.size >= 1.15 * body_size
+
+
+def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
+    """Split lines (reading order, furniture removed) into question blocks."""
+    body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
+    colmin: dict[tuple[int, int], float] = {}
+    for line in lines:
+        k = (line.page, line.column)
+        colmin[k] = min(colmin.get(k, line.x0), line.x0)
+    running = running_subjects or {}
+    blocks: list[Block] = []
+    incomplete: list[Block] = []
+    cur: Block | None = None
+    subject: str | None = None
+    heading_since_last = False
+    part = 0
+
+    def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
+        nonlocal heading_since_last
+        block = Block(number, part, subject or running.get(line.page), [])
+        block.add(line, skip, first)
+        heading_since_last = False
+        return block
+
+    def close(block: Block | None) -> None:
+        if block is None:
+            return
+        (blocks if block.complete else incomplete).append(block)
+
+    page_subject: str | None = None
+    for line in lines:
+        now = running.get(line.page)
+        if now is not None and now != page_subject:
+            # The running head names a new subject: a question cannot continue into it.
+            if page_subject is not None:
+                if cur is not None and cur.complete:
+                    close(cur)
+                    cur = None
+                heading_since_last = True
+            page_subject = subject = now
+        start = _start(line, colmin[(line.page, line.column)])
+        if start is not None:
+            number, skip, first = start
+            if cur is None:
+                if not blocks or number == blocks[-1].number + 1 or (number == 1 and heading_since_last):
+                    if number == 1 and blocks and heading_since_last:
+                        part += 1
+                    cur = open_block(number, line, skip, first)
+                    continue
+            elif cur.complete:
+                if number == cur.number + 1 or (number == 1 and heading_since_last):
+                    close(cur)
+                    if number == 1:
+                        part += 1
+                    cur = open_block(number, line, skip, first)
+                    continue
+            elif number in (cur.number, cur.number + 1, 1) and not blocks:
+                # Numbered instructions on a cover page, or a question without options: set aside.
+                close(cur)
+                cur = open_block(number, line, skip, first)
+                continue
+            elif number == cur.number + 1 and blocks:
+                close(cur)
+                cur = open_block(number, line, skip, first)
+                continue
+        if (cur is None or cur.complete) and (blocks or cur is not None and cur.complete) and is_stop(line):
+            break
+        if cur is not None and cur.complete and line.text.startswith("※"):
+            close(cur)  # an instruction for the next section, not part of the last option
+            cur = None
+            continue
+        if (cur is None or cur.complete) and is_heading(line, body_size):
+            close(cur)
+            cur = None
+            subject = line.text.strip()
+            heading_since_last = True
+            continue
+        if cur is not None:
+            cur.add(line)
+    close(cur)
+    runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
+    options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
+    return Segmented(blocks, incomplete, options)
+
+
+def _line_break(prev: Word, nxt: Word) -> str:
+    """What a line break between two words stands for. The text layer's trailing space says so when it
+    has one; otherwise a break between two Hangul syllables is taken as inside a word (Hancom breaks
+    Korean lines anywhere), any other break as a space."""
+    if prev.space_after:
+        return " "
+    if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
+        return ""
+    if prev.text[-1] in "(［[<〈「『‘“-/" or nxt.text[0] in ")］]>〉」』’”,.":
+        return ""
+    return " "
+
+
+def compose(tokens: Sequence[tuple[Word, int]]) -> str:
+    """Words (with their line index) back into text."""
+    parts: list[str] = []
+    prev: Word | None = None
+    prev_line = -1
+    for word, line in tokens:
+        if prev is not None:
+            if line == prev_line:
+                gap = word.x0 - prev.x1
+                parts.append(" " if prev.space_after or gap > 0.2 * max(prev.size, 1.0) else "")
+            else:
+                parts.append(_line_break(prev, word))
+        parts.append(word.text)
+        prev, prev_line = word, line
+    return "".join(parts).strip()

@@ -1,0 +1,184 @@
+"""The word stream every parsing route ends in: words with boxes in PDF points, grouped into lines.
+
+Segmentation never sees a PDF page, only ``Word`` and ``Line`` objects, so words from the text layer and
+words from OCR (which carry a confidence) go through the same code.
+
+Words are built from characters, not from the text layer's spaces: some papers (HRDK's Hancom exports)
+have no space characters at all and show word breaks only as gaps between glyphs. A gap wider than a fifth
+of the font size is a word break. Circled option markers (①..⑳) always stand as words of their own, because
+papers glue them to the option text (``①아들러``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import pymupdf
+
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+_GAP_EM = 0.2
+_SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
+
+
+def circled_value(text: str) -> int | None:
+    """1..20 for a circled digit marker, else None."""
+    if len(text) == 1:
+        index = CIRCLED.find(text)
+        if index >= 0:
+            return index + 1
+    return None
+
+
+@dataclass(slots=True)
+class Word:
+    """One word on a page, in PDF points (origin top-left). ``space_after`` says whether the source shows a
+    space (a space character or a visible gap) after it; ``conf`` is the OCR confidence (None for text)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    page: int = 0
+    space_after: bool = True
+    conf: float | None = None
+
+    @property
+    def xc(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def yc(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(slots=True)
+class Line:
+    """Words on one baseline within one column, left to right. ``col_x0``/``col_x1`` are the column's
+    bounds (for indentation and centring tests)."""
+
+    words: list[Word]
+    page: int
+    col_x0: float
+    col_x1: float
+    column: int = 0
+    text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.text = join_words(self.words)
+
+    @property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def y0(self) -> float:
+        return min(w.y0 for w in self.words)
+
+    @property
+    def y1(self) -> float:
+        return max(w.y1 for w in self.words)
+
+    @property
+    def yc(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def size(self) -> float:
+        return statistics.median(w.size for w in self.words)
+
+    @property
+    def ends_with_space(self) -> bool:
+        return self.words[-1].space_after
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        return (self.x0, self.y0, self.x1, self.y1)
+
+
+def join_words(words: Sequence[Word]) -> str:
+    """Words of one line as text: a space wherever the source had one."""
+    parts: list[str] = []
+    for i, word in enumerate(words):
+        parts.append(word.text)
+        if i + 1 < len(words):
+            nxt = words[i + 1]
+            if word.space_after or nxt.x0 - word.x1 > _GAP_EM * max(word.size, 1.0):
+                parts.append(" ")
+    return "".join(parts)
+
+
+def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
+    """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
+    notes) is left out."""
+    index = page.number if page_index is None else page_index
+    raw = page.get_text("rawdict", flags=pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES)
+    words: list[Word] = []
+    for block in raw["blocks"]:
+        for line in block.get("lines", ()):
+            dx, dy = line["dir"]
+            if abs(dy) > 0.02 or dx <= 0:
+                continue
+            words.extend(_line_words(line, index))
+    return words
+
+
+def _line_words(line: dict, page_index: int) -> Iterable[Word]:
+    chars: list[str] = []
+    box: list[float] = []
+    size = 0.0
+    prev_x1 = None
+
+    def flush(space_after: bool) -> Word | None:
+        nonlocal chars, box
+        if not chars:
+            return None
+        word = Word(box[0], box[1], box[2], box[3], "".join(chars), size, page_index, space_after)
+        chars, box = [], []
+        return word
+
+    for span in line["spans"]:
+        span_size = float(span["size"])
+        for ch in span["chars"]:
+            c = ch["c"]
+            x0, y0, x1, y1 = ch["bbox"]
+            if c in _SPACES or not c.strip():
+                word = flush(True)
+                if word:
+                    yield word
+                prev_x1 = None
+                continue
+            if chars and prev_x1 is not None and (x0 - prev_x1 > _GAP_EM * max(size, span_size) or x0 < box[0] - 0.5):
+                word = flush(x0 - prev_x1 > 0)
+                if word:
+                    yield word
+            if circled_value(c) is not None:
+                word = flush(False)
+                if word:
+                    yield word
+                yield Word(x0, y0, x1, y1, c, span_size, page_index, False)
+                prev_x1 = x1
+                continue
+            if not chars:
+                box = [x0, y0, x1, y1]
+                size = span_size
+            else:
+                box[0] = min(box[0], x0)
+                box[1] = min(box[1], y0)
+                box[2] = max(box[2], x1)
+                box[3] = max(box[3], y1)
+            chars.append(c)
+            prev_x1 = x1
+    word = flush(False)
+    if word:
+        yield word
