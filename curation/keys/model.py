@@ -1,0 +1,160 @@
+"""The answer-key model: one entry per printed question number, as the key publishes it.
+
+Form codes (``KeyEntry.form``) are normalised so keys and papers compare: ``A형`` -> ``'A'``,
+``①형``/``1형`` -> ``'1'``, ``홀수형`` -> ``'odd'``, ``짝수형`` -> ``'even'``. ``answers`` are 1-based option
+numbers: several where the key accepts several (``1,5``), every option where it says all are correct
+(``1,2,3,4,5``, ``전항정답``, and ``정답없음``, which examiners score by crediting every examinee).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Status = Literal["provisional", "final"]
+
+# Forms that an unspecified booklet defaults to, when a key holds several forms.
+DEFAULT_FORMS = ("A", "1", "odd")
+
+
+class KeyEntry(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    answers: tuple[int, ...] | None
+    session: int | None = None
+    subject: str | None = None
+    form: str | None = None
+    withheld: bool = False
+    note: str | None = None
+
+
+class AnswerKey(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    status: Status | None
+    entries: tuple[KeyEntry, ...]
+
+    def answer_for(
+        self, number: int, *, session: int | None = None, form: str | None = None, subject: str | None = None
+    ) -> KeyEntry | None:
+        """The entry for a printed number. Each of session/form/subject narrows the match only where both
+        the caller and the entry know it. Several forms left and no form asked: the default form (A, ①형,
+        홀수형) if exactly one entry has it; anything else still ambiguous gives None."""
+        wanted_form = normalise_form(form) if form is not None else None
+        wanted_subject = subject_key(subject) if subject is not None else None
+        found = [
+            entry
+            for entry in self.entries
+            if entry.number == number
+            and (session is None or entry.session is None or entry.session == session)
+            and (wanted_form is None or entry.form is None or entry.form == wanted_form)
+            and (wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject))
+        ]
+        if len(found) > 1 and wanted_form is None and len({entry.form for entry in found}) > 1:
+            found = [entry for entry in found if entry.form in DEFAULT_FORMS]
+        return found[0] if len(found) == 1 else None
+
+    def summary(self) -> KeySummary:
+        return KeySummary(
+            entries=len(self.entries),
+            answered=sum(entry.answers is not None for entry in self.entries),
+            multi_answer=sum(entry.answers is not None and len(entry.answers) > 1 for entry in self.entries),
+            withheld=sum(entry.withheld for entry in self.entries),
+            groups=tuple(
+                sorted(
+                    {(e.session, e.form, e.subject) for e in self.entries},
+                    key=lambda g: (g[0] or 0, g[1] or "", g[2] or ""),
+                )
+            ),
+        )
+
+    def group_counts(self) -> dict[tuple[int | None, str | None, str | None], int]:
+        """Entries per (session, form, subject)."""
+        counts: dict[tuple[int | None, str | None, str | None], int] = {}
+        for entry in self.entries:
+            group = (entry.session, entry.form, entry.subject)
+            counts[group] = counts.get(group, 0) + 1
+        return counts
+
+
+class KeySummary(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    entries: int
+    answered: int
+    multi_answer: int
+    withheld: int
+    groups: tuple[tuple[int | None, str | None, str | None], ...]
+
+
+_FORM_WORDS = {"홀수": "odd", "짝수": "even", "odd": "odd", "even": "even"}
+
+
+def normalise_form(text: str) -> str:
+    """``A형``/``a`` -> ``A``; ``①형``/``1형``/``1`` -> ``1``; ``홀수형`` -> ``odd``; ``짝수형`` -> ``even``."""
+    folded = unicodedata.normalize("NFKC", text).strip().lower().removesuffix("형").removesuffix("책").strip()
+    if folded in _FORM_WORDS:
+        return _FORM_WORDS[folded]
+    if re.fullmatch(r"[a-z]", folded):
+        return folded.upper()
+    if re.fullmatch(r"\d", folded):
+        return folded
+    raise ValueError(f"not a booklet form: {text!r}")
+
+
+def subject_key(text: str) -> str:
+    """Matching key for subject names: NFKC, letters and digits only (``건강･체력평가`` == ``건강·체력 평가``)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum())
+
+
+def _same_subject(entry_subject: str, wanted: str) -> bool:
+    have = subject_key(entry_subject)
+    return have == wanted or (bool(have) and bool(wanted) and (have in wanted or wanted in have))
+
+
+def status_from_text(text: str) -> Status | None:
+    """Provisional or final, from the document's own words (title, header)."""
+    squashed = re.sub(r"\s+", "", text)
+    if re.search(r"가답안|정답가안|\(가안\)|가안\)|정답\(가\)", squashed):
+        return "provisional"
+    if re.search(r"최종|확정", squashed):
+        return "final"
+    return None
+
+
+_ALL_CORRECT = ("전항정답", "모두정답", "전부정답")
+_NONE_CORRECT = ("정답없음", "정답 없음")
+
+
+class CellReading(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    answers: tuple[int, ...] | None
+    withheld: bool = False
+    note: str | None = None
+
+
+def read_answer_cell(text: str, *, options: int = 5) -> CellReading:
+    """One printed answer cell: ``3``, ``③``, ``1,5``, ``①②``, ``1,2,3,4,5``, ``전항정답``, ``정답없음``,
+    ``멀티미디어 문제(비공개)``. Raises ValueError when it is none of these."""
+    squashed = re.sub(r"\s+", "", unicodedata.normalize("NFC", text))
+    if "비공개" in squashed:
+        return CellReading(answers=None, withheld=True, note=squashed)
+    if any(word in squashed for word in _ALL_CORRECT):
+        return CellReading(answers=tuple(range(1, options + 1)), note=f"{squashed}: every option accepted")
+    if any(word.replace(" ", "") in squashed for word in _NONE_CORRECT):
+        return CellReading(
+            answers=tuple(range(1, options + 1)), note=f"{squashed}: no correct option, every examinee credited"
+        )
+    folded = unicodedata.normalize("NFKC", squashed)
+    if not folded or not re.fullmatch(r"[\d,./·、]+", folded):
+        raise ValueError(f"not an answer cell: {text!r}")
+    digits = tuple(int(ch) for ch in folded if ch.isdigit())
+    if not digits or any(not 1 <= d <= options for d in digits) or len(set(digits)) != len(digits):
+        raise ValueError(f"answer cell {text!r} is outside 1..{options}")
+    return CellReading(answers=tuple(sorted(digits)))

@@ -1,0 +1,117 @@
+"""``read_key``: any published answer key into an ``AnswerKey``, routed by the file's magic bytes."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Literal
+
+import pymupdf
+
+from curation.errors import InputError
+from curation.filetype import describe, sniff_file
+from curation.keys.model import AnswerKey, KeyEntry, status_from_text
+from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
+from curation.keys.text_table import CellError, read_rows
+from curation.keys.words import Word, group_rows
+
+OcrMode = Literal["auto", "always", "never"]
+
+
+def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
+    """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), CSV, XLSX or JSON.
+    ``ocr``: ``auto`` OCRs pages whose tables are not text, ``always`` OCRs every page, ``never`` refuses
+    pages without a text table."""
+    if ocr not in ("auto", "always", "never"):
+        raise InputError(f"--ocr must be auto, always or never, not {ocr!r}")
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    kind = sniff_file(path)
+    if kind == "pdf":
+        status, entries = _read_pdf(path, ocr)
+    elif kind == "json":
+        status, entries = None, read_json_key(path)
+    elif kind in ("csv", "text"):
+        status, entries = read_csv_key(path)
+    elif kind == "zip" and _is_xlsx(path):
+        status, entries = read_xlsx_key(path)
+    elif kind == "html":
+        raise InputError(
+            f"{path}: is an HTML page, not an answer key (the site served a web page, often an error or login "
+            "page, under this name); download the key again and check it opens as a PDF"
+        )
+    else:
+        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, CSV, XLSX or JSON file")
+    if not entries:
+        raise InputError(f"{path}: no answer table found in this {describe(kind)}")
+    _check_complete(path, entries)
+    return AnswerKey(source=str(path), status=status, entries=tuple(entries))
+
+
+def _is_xlsx(path: Path) -> bool:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "xl/workbook.xml" in archive.namelist()
+    except zipfile.BadZipFile:
+        return False
+
+
+def _read_pdf(path: Path, ocr: str) -> tuple[str | None, list[KeyEntry]]:
+    try:
+        document = pymupdf.open(path)
+    except (pymupdf.FileDataError, RuntimeError) as exc:
+        raise InputError(f"{path}: PDF cannot be opened even with repair ({exc}); download it again")
+    with document:
+        if document.needs_pass:
+            raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
+        texts = [page.get_text() for page in document]
+        pages = [group_rows([Word(w[4], *w[:4]) for w in page.get_text("words")]) for page in document]
+        try:
+            per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
+        except CellError as exc:
+            raise InputError(f"{path}, {exc}; the key's table is not in a shape this reader knows") from exc
+        missing = [index for index, found in enumerate(per_page) if not found and _has_graphics(document[index])]
+        if missing and not any(per_page) and ocr == "never":
+            raise InputError(
+                f"{path}: no text table on any page (the tables are images or outlines); run with --ocr auto"
+            )
+        label_text = ""
+        if missing and ocr != "never":
+            from curation.keys.image_table import read_image_pages
+
+            ocr_entries, label_text = read_image_pages(document, missing, source=path)
+            for index, entries in ocr_entries.items():
+                per_page[index] = entries
+    status = status_from_text("\n".join(texts) + "\n" + label_text)
+    return status, [entry for entries in per_page for entry in entries]
+
+
+def _has_graphics(page: pymupdf.Page) -> bool:
+    return bool(page.get_images()) or bool(page.get_drawings())
+
+
+def _check_complete(path: Path, entries: list[KeyEntry]) -> None:
+    """Within each (session, form, subject) group, numbers run without gaps or repeats."""
+    groups: dict[tuple, list[int]] = {}
+    for entry in entries:
+        groups.setdefault((entry.session, entry.form, entry.subject), []).append(entry.number)
+    for (session, form, subject), numbers in groups.items():
+        where = ", ".join(
+            part
+            for part in (
+                f"session {session}" if session is not None else "",
+                f"form {form}" if form is not None else "",
+                f"subject {subject}" if subject is not None else "",
+            )
+            if part
+        )
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        gaps = sorted(set(range(min(numbers), max(numbers) + 1)) - set(numbers))
+        if repeated or gaps:
+            raise InputError(
+                f"{path}: key table {where or '(single table)'} is incomplete: "
+                + (f"numbers {repeated} appear twice " if repeated else "")
+                + (f"numbers {gaps} are missing" if gaps else "")
+                + "; check the file (or, for an image key, the OCR: --ocr always / a better scan)"
+            )

@@ -1,0 +1,72 @@
+"""Words with boxes, grouped into visual rows: the common ground of text-layer and OCR key readers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def xc(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True)
+class Row:
+    words: tuple[Word, ...]  # left to right
+
+    @property
+    def text(self) -> str:
+        return " ".join(word.text for word in self.words)
+
+    @property
+    def y0(self) -> float:
+        return min(word.y0 for word in self.words)
+
+    @property
+    def y1(self) -> float:
+        return max(word.y1 for word in self.words)
+
+
+def group_rows(words: list[Word]) -> list[Row]:
+    """Rows top to bottom. A word joins a row when at least half its height overlaps the row's core band
+    (the band of the row's first word), so a cell printed on two short lines (``①②`` over ``③④``) stays
+    in its row while the next row does not chain in."""
+    rows: list[tuple[float, float, list[Word]]] = []
+    small = 0.8 * _median_height(words)
+    for word in sorted(words, key=lambda w: (w.height < small, (w.y0 + w.y1) / 2)):
+        for top, bottom, members in rows:
+            overlap = min(bottom, word.y1) - max(top, word.y0)
+            if overlap >= 0.5 * min(word.height, bottom - top):
+                members.append(word)
+                break
+        else:
+            rows.append((word.y0, word.y1, [word]))
+    rows.sort(key=lambda row: row[0])
+    full = [row for row in rows if any(w.height >= small for w in row[2])]
+    for top, bottom, members in rows:
+        if full and all(w.height < small for w in members):
+            centre = (top + bottom) / 2
+            nearest = min(full, key=lambda row: abs((row[0] + row[1]) / 2 - centre))
+            if abs((nearest[0] + nearest[1]) / 2 - centre) <= 2 * small:
+                nearest[2].extend(members)
+                continue
+            full.append((top, bottom, members))
+    full.sort(key=lambda row: row[0])
+    return [Row(tuple(sorted(members, key=lambda w: w.x0))) for _, _, members in full]
+
+
+def _median_height(words: list[Word]) -> float:
+    heights = sorted(word.height for word in words)
+    return heights[len(heights) // 2] if heights else 0.0
