@@ -8,7 +8,8 @@ Exam papers come from many offices and tools, and a download can be anything nam
   size exceeds ``max_image_pixels`` (read from the image dictionary, not decoded), JavaScript.
 - ``run_guarded`` runs one file's work in a child process (forkserver: no threads or locks inherited) with
   an address-space limit and a wall-clock timeout; overruns and crashes of the child become a
-  ``CurationError`` naming the file.
+  ``CurationError`` naming the file. As with any multiprocessing start method but fork, the program's main
+  script must keep its work under ``if __name__ == "__main__":`` (the ``kmmlu`` script and pytest do).
 - ``parse_batch`` parses papers one by one under both, holds back items whose text is unsafe to show or
   release as it is (hidden bidi/zero-width characters, runaway option or stem length), and goes on after
   any refusal. What it refuses or holds back is written to ``quarantine.jsonl`` (``Reject`` records with
@@ -141,19 +142,22 @@ def _child(conn, fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_m
     try:
         outcome: tuple = ("ok", fn(*args, **kwargs))
     except MemoryError:
-        outcome = ("memory", "")
+        outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory)")
     except CurationError as exc:
         outcome = ("refused", type(exc).__name__, str(exc))
+    except pymupdf.mupdf.FzErrorLimit as exc:  # MuPDF's own cap on image and page sizes
+        outcome = ("limit", f"MuPDF refuses it as too large ({exc})")
     except Exception as exc:
         message = f"{type(exc).__name__}: {exc}"
         if "malloc" in message or "out of memory" in message.lower():
-            outcome = ("memory", message)
+            outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory): {message}")
         else:
-            outcome = ("crashed", message, traceback.format_exc(limit=-3))
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            outcome = ("crashed", f"{message} (at {Path(frame.filename).name}:{frame.lineno} in {frame.name})")
     try:
         conn.send(outcome)
     except MemoryError:
-        conn.send(("memory", "while returning the result"))
+        conn.send(("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory) for its result"))
     finally:
         conn.close()
 
@@ -214,11 +218,8 @@ def run_guarded(
     status = outcome[0]
     if status == "ok":
         return outcome[1]
-    if status == "memory":
-        raise LimitExceeded(
-            f"{label}: needs more than {max_memory_mb} MB of memory (--max-memory); stopped"
-            + (f" ({outcome[1]})" if outcome[1] else "")
-        )
+    if status == "limit":
+        raise LimitExceeded(f"{label}: {outcome[1]}; stopped")
     if status == "refused":
         raise _error_type(outcome[1])(outcome[2])
     raise ChildCrashed(f"{label}: unexpected error {outcome[1]}; report this file as a bug")
@@ -228,7 +229,9 @@ def run_guarded(
 
 # Bidi embeddings/overrides/isolates (U+202A-E, U+2066-9) reorder what a reader sees ("Trojan Source");
 # zero-width characters and marks (U+200B-F, U+2060, U+FEFF) make two different strings look the same.
-HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+HIDDEN = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+# C0 controls other than tab and newline: text extraction gives NUL for glyphs a font cannot map to Unicode.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def screen_item(item: Item, limits: Limits = Limits()) -> tuple[str, str] | None:
@@ -236,9 +239,10 @@ def screen_item(item: Item, limits: Limits = Limits()) -> tuple[str, str] | None
     as ``<script>`` is not a reason: it is text (exam papers quote HTML) and is stored and shown as text."""
     texts = [("question", item.question)] + [(f"option {k}", o) for k, o in enumerate(item.options, 1)]
     for where, text in texts:
-        found = HIDDEN.search(text)
-        if found:
-            return "hidden_characters", f"{where} holds U+{ord(found.group()):04X} at character {found.start()}"
+        for reason, pattern in (("hidden_characters", HIDDEN), ("control_characters", CONTROL)):
+            found = pattern.search(text)
+            if found:
+                return reason, f"{where} holds U+{ord(found.group()):04X} at character {found.start()}"
     if len(item.question) > limits.max_question_chars:
         return "question_too_long", f"question has {len(item.question):,} characters (limit {limits.max_question_chars:,})"
     for k, option in enumerate(item.options, 1):
