@@ -1,0 +1,129 @@
+"""Push items to review: users, one queue project per annotator, the plan, and the tasks it still lacks.
+
+The open-source Label Studio cannot assign a task to a person, so the plan is carried by the projects:
+annotator A's queue holds exactly the items planned for A. The plan is saved in the store before any task
+is imported, and a push only imports the (queue, item) pairs the server does not hold yet, in batches that
+land whole or not at all: re-running a push, after success or after the server went down mid-way, creates
+no second task and finishes what was missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+from urllib.parse import quote
+
+from curation.errors import InputError
+from curation.item import Item
+from curation.review.client import ProjectRef, ReviewClient
+from curation.review.config import task_data
+from curation.review.plan import Annotator, loads, plan_review, read_plan, write_plan
+
+BATCH_SIZE = 500
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^0-9A-Za-z가-힣._-]+", "-", name).strip("-") or "review"
+
+
+def plan_path(store: Path, name: str) -> Path:
+    return Path(store) / "review" / "plans" / f"{slug(name)}.jsonl"
+
+
+@dataclass(frozen=True)
+class PushReport:
+    items: int
+    annotators: int
+    users_created: int
+    projects_created: int
+    tasks_imported: int
+    tasks_present: int
+    min_load: int
+    max_load: int
+    with_image: int
+
+
+def image_url(item: Item, items_dir: Path, store: Path) -> str:
+    """A URL Label Studio serves the item's crop from, or "" when the crop is not under ``store/items``."""
+    if not item.image_path:
+        return ""
+    path = (items_dir / item.image_path).resolve()
+    root = (Path(store) / "items").resolve()
+    if not path.is_file() or root not in path.parents:
+        return ""
+    return "/data/local-files/?d=" + quote(str(path.relative_to(Path(store).resolve())))
+
+
+def push(
+    client: ReviewClient,
+    items: Sequence[Item],
+    name: str,
+    store: Path,
+    items_dir: Path,
+    annotators: Sequence[Annotator] | None = None,
+    overlap: int = 2,
+    batch_size: int = BATCH_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> PushReport:
+    ids = [item.id for item in items]
+    twice = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if twice:
+        raise InputError(f"item id(s) {', '.join(twice[:5])} appear more than once in the items to push")
+    if annotators is None:
+        annotators = _known_annotators(client, name)
+    users_created = client.ensure_users(annotators)
+    queues: dict[str, ProjectRef] = {}
+    projects_created = 0
+    for annotator in annotators:
+        project, created = client.ensure_project(name, "annotate", annotator)
+        queues[annotator.email] = project
+        projects_created += created
+
+    present = {email: set(client.task_ids(project.id)) for email, project in queues.items()}
+    existing: dict[str, set[str]] = {}
+    for item_id, assigned in read_plan(plan_path(store, name)).items():
+        existing.setdefault(item_id, set()).update(assigned)
+    for email, item_ids in present.items():
+        for item_id in item_ids:
+            existing.setdefault(item_id, set()).add(email)
+    plan = plan_review(ids, [a.email for a in annotators], overlap, existing)
+    saved = read_plan(plan_path(store, name))
+    saved.update(plan)
+    write_plan(plan_path(store, name), saved)
+
+    urls = {item.id: image_url(item, items_dir, store) for item in items}
+    by_id = {item.id: item for item in items}
+    imported = already = 0
+    for email, project in queues.items():
+        mine = sorted(item_id for item_id, assigned in plan.items() if email in assigned)
+        missing = [item_id for item_id in mine if item_id not in present[email]]
+        already += len(mine) - len(missing)
+        if missing and any(urls[i] for i in missing):
+            client.ensure_file_storage(project.id, Path(store) / "items")
+        for start in range(0, len(missing), batch_size):
+            batch = missing[start : start + batch_size]
+            imported += client.import_tasks(project.id, (task_data(by_id[i], urls[i]) for i in batch))
+            if progress:
+                progress(len(batch))
+    load = loads(plan)
+    return PushReport(
+        items=len(items),
+        annotators=len(annotators),
+        users_created=users_created,
+        projects_created=projects_created,
+        tasks_imported=imported,
+        tasks_present=already,
+        min_load=min((load[a.email] for a in annotators), default=0),
+        max_load=max(load.values(), default=0),
+        with_image=sum(1 for url in urls.values() if url),
+    )
+
+
+def _known_annotators(client: ReviewClient, name: str) -> list[Annotator]:
+    emails = [p.annotator for p in client.projects(name) if p.role == "annotate" and p.annotator]
+    if not emails:
+        raise InputError(f"review {name!r} has no annotator queues yet; pass --annotators FILE (name,email)")
+    return [Annotator(name=email, email=email) for email in emails]

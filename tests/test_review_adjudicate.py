@@ -1,0 +1,66 @@
+"""Consensus, disputes and agreement figures, on annotations made here (the server tests do it for real)."""
+
+from __future__ import annotations
+
+import pytest
+
+from curation.review.adjudicate import adjudicate, krippendorff_alpha, percent_agreement, reviews_text
+from curation.review.config import ReviewResult
+from curation.review.pull import ReviewAnnotation
+
+# Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the nominal example: alpha = 0.743.
+KRIPPENDORFF_UNITS = [
+    [1, 1, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4], [4, 4, 4, 4],
+    [1, 1, 2, 1], [2, 2, 2, 2], [5, 5, 5], [1, 1], [3],
+]
+
+
+def test_alpha_matches_krippendorffs_worked_example():
+    assert krippendorff_alpha(KRIPPENDORFF_UNITS) == pytest.approx(0.743, abs=5e-4)
+
+
+def test_alpha_edges():
+    assert krippendorff_alpha([[1, 1], [1, 1]]) is None  # no variation: undefined
+    assert krippendorff_alpha([[1, 1], [2, 2]]) == 1.0
+    assert krippendorff_alpha([[1], [2]]) is None  # nothing pairable
+    assert krippendorff_alpha([[1, 2], [2, 1]]) == pytest.approx(1 - 3 * 4 / 8)
+
+
+def test_percent_agreement_counts_pairs():
+    assert percent_agreement([[1, 1, 2], [3, 3]]) == pytest.approx(2 / 4)
+    assert percent_agreement([[1]]) is None
+
+
+def review(item: str, who: str, round_no: int = 1, planned: bool = True, at: str = "2026-11-01T00:00:00Z", **kw):
+    return ReviewAnnotation(item_id=item, annotator=who, round=round_no, planned=planned, review=ReviewResult(**kw),
+                            project_id=1, task_id=1, annotation_id=1, updated_at=at)
+
+
+def test_consensus_disputes_pending_and_the_adjudicator_wins():
+    notes = [
+        review("a", "x", verdict="accept", errors=("ambiguous",)), review("a", "y", verdict="accept"),
+        review("b", "x", verdict="fix", answer=(2,)), review("b", "y", verdict="fix", answer=(2,)),
+        review("c", "x", verdict="fix", answer=(2,)), review("c", "y", verdict="fix", answer=(3,)),
+        review("d", "x", verdict="accept"), review("d", "y", verdict="reject"),
+        review("d", "z", round_no=2, verdict="fix", question="고친 문제", at="2026-11-02T00:00:00Z"),
+        review("e", "x", verdict="accept"),
+        review("e", "q", planned=False, verdict="reject"),
+        review("f", "x", verdict=None, problems=("no usable verdict ([])",)), review("f", "y", verdict="accept"),
+    ]
+    outcome = adjudicate(notes)
+    verdicts = {v.id: v for v in outcome.verdicts}
+    assert (verdicts["a"].verdict, verdicts["a"].errors, verdicts["a"].source) == ("accept", (), "consensus")
+    assert (verdicts["b"].verdict, verdicts["b"].answer, verdicts["b"].reviewers) == ("fix", (2,), ("x", "y"))
+    assert set(outcome.disputes) == {"c"}  # same verdict, different corrections
+    d = verdicts["d"]
+    assert (d.verdict, d.question, d.source, d.adjudicator, d.reviewers) == ("fix", "고친 문제", "adjudication", "z", ("x", "y"))
+    assert outcome.pending == ("e", "f")  # one usable review each
+    assert len(outcome.unusable) == 2
+    assert outcome.agreement.items == 4  # a, b, c, d
+    assert outcome.agreement.verdict.percent_agreement == 0.75
+    assert outcome.agreement.error_types["ambiguous"].percent_agreement == 0.75
+
+
+def test_reviews_text_is_plain_and_complete():
+    text = reviews_text([review("c", "x", verdict="fix", errors=("wrong_key",), answer=(2,), options=("가", "<b>나</b>"))])
+    assert "x: fix [wrong_key]" in text and "② <b>나</b>" in text and "answer → ②" in text
