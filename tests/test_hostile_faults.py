@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -283,6 +284,85 @@ def test_two_cuts_at_once_publish_one_whole_release(big_store, big_reference, tm
     assert _release_bytes(release) == big_reference, "never a mix of two cuts"
 
 
+# ---- Label Studio answering 500 -------------------------------------------------------------------------
+
+
+class ErrorServer:
+    """Answers every request with ``status`` and a Django-style HTML error page; records the auth headers."""
+
+    def __init__(self, status: int) -> None:
+        self.auth: set[str] = set()
+        self.requests = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _fail(self) -> None:
+                outer.requests += 1
+                outer.auth.add(self.headers.get("Authorization", ""))
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                page = b"<!doctype html><html><title>Server Error (500)</title></html>"
+                self.send_response(status)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
+            do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _fail
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_label_studio_answering_500_during_push_and_pull_loses_nothing(tmp_path):
+    """The outage drills against a real server (server stopped mid-push, then a re-run finishes the job with
+    nothing doubled; server down during pull) are tests/test_review.py::test_server_down_during_push_then_rerun_finishes
+    and ::test_server_down_during_pull_is_a_clear_error. Here the server is up but answers 500 to everything."""
+    from curation.review.client import ReviewClient, ServerError
+    from curation.review.plan import Annotator
+    from curation.review.pull import annotations_path, pull
+    from curation.review.push import plan_path, push
+
+    studio = ErrorServer(500)
+    store = tmp_path / "store"
+    out = tmp_path / "annotations"
+    earlier = annotations_path(out, "검토")
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text('{"earlier": "annotation"}\n', encoding="utf-8")
+    before = earlier.read_bytes()
+    client = ReviewClient(studio.url, LS_SECRET, timeout=10)
+    items = [corpus_item(n) for n in range(1, 6)]
+    people = [Annotator(name=f"검토자 {n}", email=f"r{n}@kmmlu.test") for n in range(1, 4)]
+    try:
+        with pytest.raises(ServerError, match="HTTP 500 \\(an HTML page\\)") as pushed:
+            push(client, items, "검토", store, store, people, 2)
+        with pytest.raises(ServerError, match="HTTP 500") as pulled:
+            pull(client, "검토", out)
+    finally:
+        studio.close()
+    assert studio.requests >= 2 and studio.auth == {f"Token {LS_SECRET}"}
+    assert not plan_path(store, "검토").exists(), "no plan recorded for work that was not done"
+    assert earlier.read_bytes() == before, "annotations pulled before are untouched"
+    for error in (pushed.value, pulled.value):
+        assert LS_SECRET not in str(error) and studio.url in str(error)
+
+
+def corpus_item(number: int):
+    from curation.item import Item
+
+    return Item(id=f"drill-{number:03d}", question=f"문항 {number} <script>alert(1)</script>", options=("가", "나", "다", "라"),
+                answer=(1,), license="probe", number=number)
+
+
 # ---- one writer per folder ------------------------------------------------------------------------------
 
 
@@ -308,12 +388,15 @@ def test_folder_lock_refuses_a_second_process_and_frees_on_exit(tmp_path):
 # ---- secrets --------------------------------------------------------------------------------------------
 
 HF_SECRET = "hf_PLANTEDsecret0123456789abcdefXYZ"
-LS_SECRET = "ls_PLANTEDlabelstudio0123456789abcdef"
+LS_SECRET = "5ec7e7" + "0123456789abcdef0123456789ab" + "c0ffee"  # Label Studio's format: 40 lowercase hex
+LS_PASSWORD = "PLANTED-ls-password-f00dcafe"
 
 
 def test_a_full_run_never_prints_or_writes_the_tokens(small_store, server, tmp_path):
-    env = {**os.environ, "HF_TOKEN": HF_SECRET, "LABEL_STUDIO_API_KEY": LS_SECRET, "LABEL_STUDIO_TOKEN": LS_SECRET,
-           "LS_API_KEY": LS_SECRET, "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_VERBOSITY": "debug"}
+    studio = ErrorServer(500)
+    env = {**os.environ, "HF_TOKEN": HF_SECRET, "KMMLU_LS_TOKEN": LS_SECRET, "KMMLU_LS_PASSWORD": LS_PASSWORD,
+           "KMMLU_LS_URL": studio.url, "KMMLU_LS_SECRETS": str(tmp_path / "absent" / "ls.json"),
+           "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_VERBOSITY": "debug"}
     paper = corpus.paper(tmp_path)
     server.routes["/paper.pdf"] = serve_bytes(paper.read_bytes())
     out = tmp_path / "releases"
@@ -327,6 +410,7 @@ def test_a_full_run_never_prints_or_writes_the_tokens(small_store, server, tmp_p
         ([*CLI, "release", "cut", "--version", "2026", "--store", str(small_store), "--out", str(out)], 0),
         ([*CLI, "release", "push", str(out / "kmmlu-pro-2026"), "--repo-id", "org/kmmlu-pro", "--endpoint", hub.url], 0),
         ([*CLI, "release", "push", str(out / "kmmlu-pro-2026"), "--repo-id", "org/kmmlu-pro", "--endpoint", failing.url], 2),
+        ([*CLI, "review", "pull", "--project", "검토", "--out", str(tmp_path / "annotations")], 2),
     ]
     try:
         runs = [(subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300), code) for cmd, code in commands]
@@ -337,14 +421,17 @@ def test_a_full_run_never_prints_or_writes_the_tokens(small_store, server, tmp_p
     finally:
         hub.close()
         failing.close()
+        studio.close()
     for run, code in runs:
         assert run.returncode == code, (run.args, run.stderr)
     assert "readable by others" in runs[-1][0].stderr.replace("\n", "")
     assert hub.auth == {f"Bearer {HF_SECRET}"}, "the token did reach the hub"
+    assert f"Token {LS_SECRET}" in studio.auth, "and Label Studio"
+    assert "HTTP 500" in runs[5][0].stderr
     output = "".join(run.stdout + run.stderr for run, _ in runs)
     written = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and p != token_file)
     written += b"".join(p.read_bytes() for p in small_store.rglob("*") if p.is_file())
-    for secret in (HF_SECRET, LS_SECRET):
+    for secret in (HF_SECRET, LS_SECRET, LS_PASSWORD):
         assert secret not in output
         assert secret.encode() not in written
         assert secret[4:20] not in output, "not even part of it"
