@@ -17,16 +17,28 @@ from curation.io import atomic_write
 
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points
+_MIN_PIXELS = 160
+
+
+def has_figure_candidates(page: pymupdf.Page) -> bool:
+    """Whether the page holds an image that can be a figure, from the image list alone (cheap): figures
+    are bitmaps of some size; marks pasted as images (「」 brackets, ~120 px) and rule strips are not."""
+    for image in page.get_images(full=False):
+        width, height = image[2], image[3]
+        if max(width, height) >= _MIN_PIXELS and max(width, height) <= 40 * max(1, min(width, height)):
+            return True
+    return False
 
 
 def figure_boxes(page: pymupdf.Page) -> list[Box]:
-    """Boxes of raster images on the page that can be figures."""
+    """Boxes of the page's raster images that can be figures."""
     area = page.rect.width * page.rect.height
     boxes: list[Box] = []
     for info in page.get_image_info():
         x0, y0, x1, y1 = info["bbox"]
+        width, height = info["width"], info["height"]
         w, h = x1 - x0, y1 - y0
-        if min(w, h) < _MIN_SIDE or w * h > 0.5 * area:
+        if min(w, h) < _MIN_SIDE or w * h > 0.5 * area or max(width, height) > 40 * max(1, min(width, height)):
             continue
         boxes.append((x0, y0, x1, y1))
     return boxes

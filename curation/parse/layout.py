@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from curation.parse.words import Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -43,18 +45,22 @@ def find_gutter(words: Sequence[Word], width: float, height: float) -> float | N
     if len(body) < 20:
         return None
     lo, hi = int(width * 0.3), int(width * 0.7)
-    cover = [0] * (int(width) + 2)
-    for w in body:
-        for x in range(max(int(w.x0), lo), min(int(w.x1) + 1, hi)):
-            cover[x] += 1
+    # Coverage of each 1-pt column by body words, from a difference array.
+    delta = np.zeros(int(width) + 3, dtype=np.int32)
+    starts = np.clip(np.array([w.x0 for w in body], dtype=np.int64), 0, int(width) + 1)
+    ends = np.clip(np.array([w.x1 for w in body], dtype=np.int64) + 1, 0, int(width) + 2)
+    np.add.at(delta, starts, 1)
+    np.add.at(delta, ends, -1)
+    cover = np.cumsum(delta)
     allowed = max(1, len(body) // 150)
+    free = cover[lo:hi] <= allowed
     best: tuple[int, int] | None = None
     start = None
-    for x in range(lo, hi + 1):
-        free = x < hi and cover[x] <= allowed
-        if free and start is None:
+    for offset, ok in enumerate(free.tolist() + [False]):
+        x = lo + offset
+        if ok and start is None:
             start = x
-        elif not free and start is not None:
+        elif not ok and start is not None:
             if best is None or x - start > best[1] - best[0]:
                 best = (start, x)
             start = None
@@ -72,16 +78,16 @@ def find_gutter(words: Sequence[Word], width: float, height: float) -> float | N
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
     """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
     rows: list[list[Word]] = []
+    top = bottom = 0.0
     for w in sorted(words, key=lambda w: (w.yc, w.x0)):
         if rows:
-            row = rows[-1]
-            top = min(r.y0 for r in row)
-            bottom = max(r.y1 for r in row)
             overlap = min(bottom, w.y1) - max(top, w.y0)
-            if overlap > 0.5 * min(w.height, bottom - top):
-                row.append(w)
+            if overlap > 0.5 * min(w.y1 - w.y0, bottom - top):
+                rows[-1].append(w)
+                top, bottom = min(top, w.y0), max(bottom, w.y1)
                 continue
         rows.append([w])
+        top, bottom = w.y0, w.y1
     return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
 
 
@@ -192,6 +198,7 @@ def _is_margin(line: Line, height: float) -> bool:
 
 
 _RUNNING_WORD = re.compile(r"^[가-힣·ㆍ]{2,15}$")
+_TITLE_WORD = re.compile(r"(형|교시|시험|문제|문제지|기출)$")
 
 
 def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
@@ -204,6 +211,9 @@ def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
             per_page[page.index] = words
     counts = Counter(w for words in per_page.values() for w in words)
     varying = {w for w, n in counts.items() if 2 <= n < len(per_page)}
+    constant = [w for w, n in counts.items() if n == len(per_page) and not _TITLE_WORD.search(w)]
+    if not varying and len(per_page) >= 2 and len(counts) == 1 and len(constant) == 1 and len(constant[0]) <= 8:
+        varying = set(constant)  # a one-subject paper naming its subject on every page
     result = {}
     for index, words in per_page.items():
         found = sorted(words & varying)

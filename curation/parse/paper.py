@@ -9,7 +9,6 @@ printed in the paper), flags what looks wrong and returns items, rejects and a s
 from __future__ import annotations
 
 import hashlib
-import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,12 +20,12 @@ import pymupdf
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
 from curation.item import Item, make_item_id
-from curation.parse.figures import figure_boxes, overlaps, save_crop
+from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.layout import PageText, lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
-from curation.parse.segment import Block, compose, segment
-from curation.parse.tables import looks_tabular, page_tables, table_markdown
+from curation.parse.segment import Block, compose, option_tokens, segment
+from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
 from curation.rejects import Reject
@@ -99,7 +98,7 @@ def parse_paper(
     path = Path(path)
     doc = open_pdf(path)
     with doc:
-        pages, ocr_pages = _read_words(doc, path, ocr)
+        pages, figures, ocr_pages = _read_words(doc, path, ocr)
         laid = lay_out(pages)
         lines = [line for page in laid for line in page.lines]
         grid = find_grid(lines)
@@ -117,7 +116,7 @@ def parse_paper(
         answer_key = key or grid_key
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
         items, crops = _build_items(
-            doc, path, sha, [p[0] for p in pages], laid, seg.blocks, seg.options, meta, answer_key, crops_dir
+            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key, crops_dir
         )
     rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
     summary = ParseSummary(
@@ -141,12 +140,14 @@ def parse_paper(
 
 def _read_words(
     doc: pymupdf.Document, path: Path, ocr: OcrWords | None
-) -> tuple[list[tuple[list[Word], float, float]], int]:
+) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int]:
     pages = []
+    figures: dict[int, list] = {}
     ocr_pages = 0
     blank = 0
     for page in doc:
         words = page_words(page)
+        figures[page.number] = figure_boxes(page) if has_figure_candidates(page) else []
         if len(words) < _MIN_WORDS_PER_PAGE:
             if ocr is not None:
                 words = ocr(page)
@@ -159,7 +160,7 @@ def _read_words(
             f"{path}: {blank} of {doc.page_count} pages have no text layer (glyphs drawn as outlines or a "
             f"scan) and no OCR is available; install OCR (make ocr) and run again with --ocr"
         )
-    return pages, ocr_pages
+    return pages, figures, ocr_pages
 
 
 def _reject(path: Path, block: Block, reason: str) -> Reject:
@@ -193,6 +194,7 @@ def _build_items(
     path: Path,
     sha: str,
     words: Sequence[list[Word]],
+    figures: dict[int, list],
     laid: Sequence[PageText],
     blocks: Sequence[Block],
     n_options: int,
@@ -203,10 +205,9 @@ def _build_items(
     license = meta.license or _slug_stem(path)
     parts = len({b.part for b in blocks})
     gaps = numbering_gaps([(b.part, b.number) for b in blocks])
-    figures = {p.index: figure_boxes(doc[p.index]) for p in laid}
-    tables_by_page: dict[int, list] = {}
     items: list[Item] = []
     crops: dict[str, Path] = {}
+    rules: dict[int, Rules] = {}
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
         regions = _regions(block.lines)
@@ -216,14 +217,12 @@ def _build_items(
         tables = []
         tabular = looks_tabular([block.lines[li] for li in stem_lines])
         for page, box in regions if tabular else ():
-            if page not in tables_by_page:
-                tables_by_page[page] = page_tables(doc[page], words[page])
-            tables += [t for t in tables_by_page[page] if overlaps(box, t.bbox, 0.8)]
+            if page not in rules:
+                rules[page] = page_rules(doc[page])
+            found = page_tables(doc[page], words[page], box, rules[page])
+            tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
-        options = tuple(
-            compose(block.tokens[m.index + 1 : (run[k + 1].index if k + 1 < len(run) else len(block.tokens))])
-            for k, m in enumerate(run)
-        )
+        options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         entry = (
             key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject)
             if key

@@ -27,7 +27,8 @@ from curation.parse.words import Line, Word, circled_value
 START = re.compile(r"^(?:문\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
-_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$")
+# Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
+_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
@@ -261,3 +262,29 @@ def compose(tokens: Sequence[tuple[Word, int]]) -> str:
         parts.append(word.text)
         prev, prev_line = word, line
     return "".join(parts).strip()
+
+
+def option_tokens(block: Block, run: Sequence[Marker]) -> list[list[tuple[Word, int]]]:
+    """Each option's words. Options set several to a row may wrap inside their own cell (``① 가 ② 나`` over
+    ``  다     라``): a word below such a row belongs to the option whose marker stands left of it."""
+    rows: dict[int, list[int]] = {}
+    for k, m in enumerate(run):
+        rows.setdefault(block.tokens[m.index][1], []).append(k)
+    row_lines = sorted(rows)
+    owned: list[list[tuple[Word, int]]] = [[] for _ in run]
+    starts = {m.index for m in run}
+    for t in range(run[0].index + 1, len(block.tokens)):
+        if t in starts:
+            continue
+        word, li = block.tokens[t]
+        row = max(r for r in row_lines if r <= li)
+        candidates = rows[row]
+        if li == row or len(candidates) == 1:
+            owner = max(k for k in range(len(run)) if run[k].index < t)
+        else:
+            owner = candidates[0]
+            for k in candidates:
+                if block.tokens[run[k].index][0].x0 <= word.x0 + 2:
+                    owner = k
+        owned[owner].append((word, li))
+    return owned

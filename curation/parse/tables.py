@@ -9,6 +9,7 @@ Merged cells keep their text in the first cell they cover.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -39,30 +40,38 @@ def _positions(values: Sequence[float]) -> list[float]:
     return merged
 
 
-def page_tables(page: pymupdf.Page, words: Sequence[Word] | None = None) -> list[Table]:
-    """Ruled tables on a page with their cell texts. Rules are read from MuPDF's box log (a path's bounding
-    box): thin stroked or filled paths are rules, other stroked paths are frames (four rules); filled
-    paths that are not thin are glyph outlines or shading and are ignored."""
+Rules = list[tuple[str, Box]]
+
+
+def page_rules(page: pymupdf.Page) -> Rules:
+    """The page's drawn paths as (kind, box), from MuPDF's box log; read once per page."""
+    return [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in ("stroke-path", "fill-path")]
+
+
+def page_tables(
+    page: pymupdf.Page, words: Sequence[Word] | None = None, clip: Box | None = None, rules: Rules | None = None
+) -> list[Table]:
+    """Ruled tables on a page (within ``clip`` when given) with their cell texts. Thin stroked or filled
+    paths are rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph
+    outlines or shading and are ignored."""
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
-    for kind, (x0, y0, x1, y1) in page.get_bboxlog():
-        if kind not in ("stroke-path", "fill-path"):
+    for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
+        if clip is not None and (x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
             continue
         w, h = x1 - x0, y1 - y0
         if h <= 1.5 and w > 5:
             horizontal.append(((y0 + y1) / 2, x0, x1))
         elif w <= 1.5 and h > 5:
             vertical.append(((x0 + x1) / 2, y0, y1))
-        elif kind == "stroke-path" and w > 5 and h > 5:
+        elif kind == "stroke-path" and w > 12 and h > 12:
             horizontal += [(y0, x0, x1), (y1, x0, x1)]
             vertical += [(x0, y0, y1), (x1, y0, y1)]
     if len(horizontal) < 3 or len(vertical) < 3:
         return []
     tables = []
-    for box in _clusters(horizontal, vertical):
-        x0, y0, x1, y1 = box
-        ys = _positions([y for y, a, b in horizontal if y0 - _TOL <= y <= y1 + _TOL and a < x1 and b > x0])
-        xs = _positions([x for x, a, b in vertical if x0 - _TOL <= x <= x1 + _TOL and a < y1 and b > y0])
+    for box, ys, xs in _clusters(horizontal, vertical):
+        ys, xs = _positions(ys), _positions(xs)
         if len(ys) < 3 or len(xs) < 3:
             continue
         if words is None:
@@ -83,29 +92,38 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
     return False
 
 
-def _clusters(horizontal, vertical) -> list[Box]:
-    """Boxes of groups of rules that touch one another."""
-    boxes = [[a, y, b, y] for y, a, b in horizontal] + [[x, a, x, b] for x, a, b in vertical]
-    merged = True
-    while merged:
-        merged = False
-        out: list[list[float]] = []
-        for box in boxes:
-            for other in out:
-                if (
-                    box[0] <= other[2] + _TOL
-                    and other[0] <= box[2] + _TOL
-                    and box[1] <= other[3] + _TOL
-                    and other[1] <= box[3] + _TOL
-                ):
-                    other[0], other[1] = min(other[0], box[0]), min(other[1], box[1])
-                    other[2], other[3] = max(other[2], box[2]), max(other[3], box[3])
-                    merged = True
-                    break
-            else:
-                out.append(list(box))
-        boxes = out
-    return [(b[0], b[1], b[2], b[3]) for b in boxes if b[2] - b[0] > 20 and b[3] - b[1] > 10]
+def _clusters(horizontal, vertical) -> list[tuple[Box, list[float], list[float]]]:
+    """Groups of rules that touch one another (union-find over a sweep in x): each group's box and the
+    positions of its horizontal and vertical rules."""
+    boxes = [(a, y, b, y) for y, a, b in horizontal] + [(x, a, x, b) for x, a, b in vertical]
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    active: list[int] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][0]):
+        box = boxes[i]
+        active = [j for j in active if boxes[j][2] + _TOL >= box[0]]
+        for j in active:
+            other = boxes[j]
+            if box[1] <= other[3] + _TOL and other[1] <= box[3] + _TOL:
+                parent[root(i)] = root(j)
+        active.append(i)
+    groups: dict[int, tuple[list[float], list[float], list[float]]] = {}
+    n_h = len(horizontal)
+    for i, box in enumerate(boxes):
+        g, ys, xs = groups.setdefault(root(i), (list(box), [], []))
+        g[0], g[1], g[2], g[3] = min(g[0], box[0]), min(g[1], box[1]), max(g[2], box[2]), max(g[3], box[3])
+        (ys if i < n_h else xs).append(box[1] if i < n_h else box[0])
+    return [
+        ((b[0], b[1], b[2], b[3]), ys, xs)
+        for b, ys, xs in groups.values()
+        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) >= 3 and len(xs) >= 3
+    ]
 
 
 def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -> list[list[str]]:
@@ -113,8 +131,8 @@ def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -
     for w in words:
         if not (xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1]):
             continue
-        r = max(i for i in range(len(ys) - 1) if ys[i] <= w.yc)
-        c = max(i for i in range(len(xs) - 1) if xs[i] <= w.xc)
+        r = min(bisect.bisect_right(ys, w.yc) - 1, len(ys) - 2)
+        c = min(bisect.bisect_right(xs, w.xc) - 1, len(xs) - 2)
         grid[r][c].append(w)
     rows = []
     for row in grid:

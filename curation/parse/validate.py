@@ -25,7 +25,12 @@ MISSING_FIGURE = "missing_figure"
 MISSING_TABLE = "missing_table"
 
 _BROKEN = re.compile(r"\(cid:\d+\)|\ufffd|[\ue000-\uf8ff]")
-_FIGURE_REF = re.compile(r"그림|그래프|도면|사진|다이어그램과 같|다음 회로|\[도\s*\d")
+# Words that point at a figure on the page ("다음 그림", "<그림>", "그래프에서"), not a figure's mere
+# mention ("방향 그래프", "원인 결과 그래프 기법").
+_FIGURE_REF = re.compile(
+    r"(다음|아래|위|보기의)\s*(그림|그래프|도면|사진|회로|도표)|[<〈\[]\s*(그림|그래프|도면|사진)|"
+    r"(그림|그래프|도면|사진)(과|은|는|에서|의|을|를)\s"
+)
 _TABLE_REF = re.compile(r"<\s*표\s*>|〈\s*표\s*〉|다음 표|아래 표|표와 같|표는|표에서|표를")
 _MIN_LEAK = 6
 

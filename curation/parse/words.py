@@ -11,7 +11,6 @@ papers glue them to the option text (``①아들러``).
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -22,13 +21,12 @@ _GAP_EM = 0.2
 _SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
 
 
+_CIRCLED_VALUE = {c: i + 1 for i, c in enumerate(CIRCLED)}
+
+
 def circled_value(text: str) -> int | None:
     """1..20 for a circled digit marker, else None."""
-    if len(text) == 1:
-        index = CIRCLED.find(text)
-        if index >= 0:
-            return index + 1
-    return None
+    return _CIRCLED_VALUE.get(text)
 
 
 @dataclass(slots=True)
@@ -70,33 +68,24 @@ class Line:
     col_x1: float
     column: int = 0
     text: str = field(init=False)
+    x0: float = field(init=False)
+    y0: float = field(init=False)
+    x1: float = field(init=False)
+    y1: float = field(init=False)
+    size: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.text = join_words(self.words)
-
-    @property
-    def x0(self) -> float:
-        return min(w.x0 for w in self.words)
-
-    @property
-    def x1(self) -> float:
-        return max(w.x1 for w in self.words)
-
-    @property
-    def y0(self) -> float:
-        return min(w.y0 for w in self.words)
-
-    @property
-    def y1(self) -> float:
-        return max(w.y1 for w in self.words)
+        self.x0 = min(w.x0 for w in self.words)
+        self.y0 = min(w.y0 for w in self.words)
+        self.x1 = max(w.x1 for w in self.words)
+        self.y1 = max(w.y1 for w in self.words)
+        sizes = sorted(w.size for w in self.words)
+        self.size = sizes[len(sizes) // 2]
 
     @property
     def yc(self) -> float:
         return (self.y0 + self.y1) / 2
-
-    @property
-    def size(self) -> float:
-        return statistics.median(w.size for w in self.words)
 
     @property
     def ends_with_space(self) -> bool:
