@@ -4,14 +4,18 @@ rendered page; counts are per (session, form, subject) group."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from conftest import realdata_path
 from curation.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.keys.model import normalise_form, read_answer_cell, status_from_text
+from curation.keys.model import normalise_form, read_answer_cell, status_from_text, subject_key
 
 
 def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
@@ -238,3 +242,133 @@ def test_healthex_final_text_key():
     assert _answers(key, 1, session=1, form="B", subject="운동생리학") == (1,)
     assert _answers(key, 20, session=1, form="A", subject="건강·체력평가") == (2,)
     assert key.answer_for(1, session=1) is None  # numbering restarts per subject: the subject is needed
+
+
+# ---- image keys (OCR) ------------------------------------------------------------------------------------
+# One read per file (module fixtures): OCR costs seconds a page.
+
+
+@pytest.fixture(scope="module")
+def swc1_2021() -> AnswerKey:
+    return read_key(realdata_path("pdf", "swc1_2021_r19_answers.pdf"))
+
+
+def test_swc1_2021_image_key_groups(swc1_2021):
+    assert swc1_2021.status == "final"
+    counts = Counter((e.session, e.form) for e in swc1_2021.entries)
+    assert counts == {(1, "A"): 50, (1, "B"): 50, (2, "A"): 75, (2, "B"): 75, (3, "A"): 75, (3, "B"): 75}
+    assert all(e.answers and all(1 <= a <= 5 for a in e.answers) for e in swc1_2021.entries)
+
+
+@pytest.mark.parametrize(
+    "session, form, number, answers",
+    [
+        (1, "A", 1, (1,)), (1, "A", 3, (3,)), (1, "A", 10, (3,)), (1, "A", 16, (1, 2, 3, 4, 5)),
+        (1, "A", 19, (1, 2, 3, 4, 5)), (1, "A", 20, (1, 5)), (1, "A", 50, (2,)),
+        (1, "B", 2, (3,)), (1, "B", 18, (1, 2, 3, 4, 5)), (1, "B", 19, (1, 2, 3, 4, 5)), (1, "B", 20, (1, 5)),
+        (1, "B", 48, (1,)), (2, "A", 3, (5,)), (2, "A", 75, (4,)), (2, "B", 2, (5,)), (2, "B", 73, (2,)),
+    ],
+)
+def test_swc1_2021_image_key_answers(swc1_2021, session, form, number, answers):
+    assert _answers(swc1_2021, number, session=session, form=form) == answers
+
+
+def test_swc1_2021_multi_answer_cells(swc1_2021):
+    multi = sorted((e.session, e.form, e.number) for e in swc1_2021.entries if len(e.answers) > 1)
+    assert multi[:6] == [(1, "A", 16), (1, "A", 19), (1, "A", 20), (1, "B", 18), (1, "B", 19), (1, "B", 20)]
+
+
+def test_swc1_2024_image_only_key():
+    key = read_key(realdata_path("pdf", "swc1_2024_r22_answers.pdf"))
+    assert Counter(e.session for e in key.entries) == {1: 50, 2: 75, 3: 75}
+    assert {e.form for e in key.entries} == {"A"}
+    first = [1, 2, 3, 4, 1, 5, 2, 1, 4, 3, 5, 4, 1, 3, 5, 2, 2, 4, 3, 5]
+    assert [key.answer_for(n, session=1).answers for n in range(1, 21)] == [(a,) for a in first]
+    second = [4, 3, 5, 4, 2, 3, 5, 2, 1, 1, 5, 3, 4, 2, 5, 1, 3, 5, 1, 2]
+    assert [key.answer_for(n, session=2).answers for n in range(1, 21)] == [(a,) for a in second]
+    assert _answers(key, 75, session=2) == (4,)
+
+
+def test_taxacc_image_only_key():
+    key = read_key(realdata_path("pdf", "taxacc_2024_r61_1st_final_key_IMAGE-ONLY.pdf"))
+    assert key.status == "final"
+    counts = Counter(e.subject for e in key.entries)
+    assert counts["재정학"] == 40 and counts["세법학개론"] == 40 and counts["상법"] == 40 and counts["민법"] == 40
+    assert len(key.entries) == 240
+    assert _answers(key, 40, subject="재정학") == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, subject="재정학") for n in range(1, 7)] == [(2,), (1,), (2,), (2,), (1,), (2,)]
+    # the paper beside it holds 세법학개론 41-80
+    assert [_answers(key, n, subject="세법학개론") for n in (41, 42, 43, 44, 45, 46, 78, 79, 80)] == [
+        (4,), (3,), (1,), (1,), (5,), (2,), (3,), (2,), (4,)]
+    assert _answers(key, 65, subject="상법") == (1, 2, 3, 4, 5)
+    assert [_answers(key, n, subject="민법") for n in (41, 42, 80)] == [(1,), (5,), (5,)]
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        # Refusals, stated: the copier scan's grid does not segment (its rows merge or break), and the 2022
+        # key's light JPEG strokes break glyphs in its first table.
+        ("realtor_2025_r36_answers_SCANNED.pdf", "could not be split into number and answer cells"),
+        ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
+    ],
+)
+def test_unreadable_image_keys_are_refused_clearly(name, why):
+    with pytest.raises(InputError, match=why) as raised:
+        read_key(realdata_path("pdf", name))
+    assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+def test_healthex_vector_only_draft_key():
+    """Pure vector outlines: rendered, circled digits read by ring removal; A/B by block order."""
+    draft = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf"))
+    # OCR reads the middle dot as ㆍ where the final key's text has ･; subjects compare without dots
+    by_key = {(s, f, subject_key(subj)): n for (s, f, subj), n in draft.group_counts().items()}
+    assert by_key == {(s, f, subject_key(subj)): n for (s, f, subj), n in _healthex_expected_groups().items()}
+    row = [4, 1, 3, 1, 3, 3, 4, 2, 2, 4, 2, 2, 3, 3, 1, 1, 2, 4, 3, 4]
+    assert [_answers(draft, n, session=1, form="A", subject="운동생리학") for n in range(1, 21)] == [(a,) for a in row]
+    row = [3, 4, 1, 1, 3, 2, 3, 1, 1, 2, 2, 2, 1, 2, 3, 4, 3, 3, 3, 4]
+    assert [_answers(draft, n, session=1, form="B", subject="운동부하검사") for n in range(1, 21)] == [(a,) for a in row]
+    # The draft said ③ for 기능해부학 4; the final key accepts every option. Everything else agrees.
+    final = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_final_key.pdf"))
+    differ = [
+        (e.session, e.form, e.subject, e.number)
+        for e in draft.entries
+        if e.answers != final.answer_for(e.number, session=e.session, form=e.form, subject=e.subject).answers
+    ]
+    assert differ == [(2, "A", "기능해부학", 4), (2, "B", "기능해부학", 4)]
+    assert _answers(draft, 4, session=2, form="B", subject="기능해부학") == (3,)
+
+
+def test_ocr_never_refuses_image_keys():
+    with pytest.raises(InputError, match="no text table on any page"):
+        read_key(realdata_path("pdf", "taxacc_2024_r61_1st_final_key_IMAGE-ONLY.pdf"), ocr="never")
+
+
+# ---- CLI -------------------------------------------------------------------------------------------------
+
+
+def _kmmlu(*args: str) -> subprocess.CompletedProcess:
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    command = [sys.executable, "-c", "from curation.cli import main; main()", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cli_key_show(tmp_path):
+    key = tmp_path / "key.csv"
+    key.write_text("교시,문제번호,가답안\n1교시,1,3\n1교시,2,\"1,5\"\n1교시,3,멀티미디어 문제(비공개)\n", encoding="utf-8")
+    shown = _kmmlu("key", "show", str(key))
+    assert shown.returncode == 0, shown.stderr
+    assert "3 entries" in shown.stdout and "1 with several answers, 1 withheld" in shown.stdout
+    assert "provisional" in shown.stdout
+    as_json = json.loads(_kmmlu("key", "show", "--json", str(key)).stdout)
+    assert as_json["status"] == "provisional"
+    assert [e["answers"] for e in as_json["entries"]] == [[3], [1, 5], None]
+    assert as_json["summary"]["withheld"] == 1
+
+
+def test_cli_key_show_refuses_html_in_one_line():
+    shown = _kmmlu("key", "show", str(realdata_path("pdf", "nurseaide_2021H2_key__NOT_A_PDF_is_HTML.pdf")))
+    assert shown.returncode == 2
+    assert "HTML page" in shown.stderr and "Traceback" not in shown.stderr

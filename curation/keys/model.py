@@ -109,7 +109,10 @@ def normalise_form(text: str) -> str:
 
 def subject_key(text: str) -> str:
     """Matching key for subject names: NFKC, letters and digits only (``건강･체력평가`` == ``건강·체력 평가``)."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum())
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum() and ch not in _DOTS)
+
+
+_DOTS = "ㆍᆞ·・‧"  # middle dots; ㆍ (U+318D) counts as a letter to isalnum
 
 
 def _same_subject(entry_subject: str, wanted: str) -> bool:

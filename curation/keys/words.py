@@ -41,11 +41,13 @@ class Row:
 
 def group_rows(words: list[Word]) -> list[Row]:
     """Rows top to bottom. A word joins a row when at least half its height overlaps the row's core band
-    (the band of the row's first word), so a cell printed on two short lines (``①②`` over ``③④``) stays
+    (the band of its tallest word), so a cell printed on two short lines (``①②`` over ``③④``) stays
     in its row while the next row does not chain in."""
     rows: list[tuple[float, float, list[Word]]] = []
     small = 0.8 * _median_height(words)
-    for word in sorted(words, key=lambda w: (w.height < small, (w.y0 + w.y1) / 2)):
+    # Tallest first: a row's band comes from its tallest word (a circled digit's ring, not a jamo of the
+    # Hangul beside it), so shorter pieces of the same line fall inside it.
+    for word in sorted(words, key=lambda w: (w.height < small, -round(w.height), (w.y0 + w.y1) / 2)):
         for top, bottom, members in rows:
             overlap = min(bottom, word.y1) - max(top, word.y0)
             if overlap >= 0.5 * min(word.height, bottom - top):
