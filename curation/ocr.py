@@ -547,6 +547,26 @@ def _number(page: int, regions: list[list[list[OcrWord]]]) -> tuple[OcrWord, ...
     return tuple(out)
 
 
+def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
+    """OCR one page of an open document, its regions ``config.workers`` at a time."""
+    _require_tesseract(config.lang)
+    start = time.perf_counter()
+    regions = page_regions(page)
+    images = [_render_region(page, r, config.dpi) for r in regions]
+    with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
+        futures = [
+            pool.submit(ocr_region, image, r, page=page.number, block=b, config=config)
+            for b, (image, r) in enumerate(zip(images, regions))
+        ]
+        try:
+            region_lines = [f.result() for f in futures]
+        except OcrError as exc:
+            raise OcrError(f"page {page.number + 1}: {exc}") from exc
+    words = _number(page.number, region_lines)
+    markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
+    return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
+
+
 def ocr_pages(path: str | Path, pages: Iterable[int] | None = None, config: OcrConfig = OcrConfig()) -> list[OcrPage]:
     """OCR the given 0-based pages of a PDF (all pages when None), ``config.workers`` Tesseract processes
     at a time. Rendering stays on this thread (PyMuPDF is not thread-safe); the threads only wait on
