@@ -136,11 +136,13 @@ def typeset(text: HwpText, dest: Path) -> None:
             lines.append(line[:cut])
             line = line[cut:].lstrip()
         lines.append(line)
-    per_page = int((height - 80) // _LEADING)
+    # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
+    top, bottom = 0.15 * height, 0.85 * height
+    per_page = int((bottom - top) // _LEADING)
     with pymupdf.open() as doc:
         for start in range(0, max(1, len(lines)), per_page):
             page = doc.new_page(width=width, height=height)
-            y = 40 + _FONT_SIZE
+            y = top + _FONT_SIZE
             for line in lines[start : start + per_page]:
                 page.insert_text((40, y), line, fontname="korea", fontsize=_FONT_SIZE)
                 y += _LEADING
