@@ -117,10 +117,12 @@ def _write_ole(path: Path, streams: dict[str, bytes]) -> None:
             ole.write_stream(name, data.ljust(size, b"\0")[:size])
 
 
-parse_routes = pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
+@pytest.fixture
+def parse_routes():
+    return pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
 
 
-def test_hwp_2025_gives_its_50_items():
+def test_hwp_2025_gives_its_50_items(parse_routes):
     result = parse_routes.parse_any(realdata_path("pdf", "cpa_2025_r60_1st_s3_acct_form1_q.hwp"))[0]
     assert result.route == "hwp5"
     assert [i.number for i in result.items] == list(range(1, 51))
@@ -128,7 +130,7 @@ def test_hwp_2025_gives_its_50_items():
     assert all(i.source_path.endswith(".hwp") for i in result.items)
 
 
-def test_hwp_2024_matches_its_pdf_twin():
+def test_hwp_2024_matches_its_pdf_twin(parse_routes):
     hwp = parse_routes.parse_any(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))[0]
     pdf = parse_routes.parse_any(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"))[0]
     assert len(hwp.items) == len(pdf.items) == 50
