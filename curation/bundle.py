@@ -99,7 +99,7 @@ def _unpack(path: Path, dest: Path, limits: BundleLimits, budget: list[int], dep
             target.parent.mkdir(parents=True, exist_ok=True)
             written = _copy(archive, info, target, budget, limits, path, name)
             with target.open("rb") as handle:
-                kind = sniff(handle.read(2048))
+                kind = _kind(handle.read(2048))
             full = prefix + name
             if kind == "zip" and not _is_office_package(target):
                 if depth + 1 > limits.max_depth:
@@ -110,6 +110,14 @@ def _unpack(path: Path, dest: Path, limits: BundleLimits, budget: list[int], dep
                 continue
             members.append(Member(full, target, kind, written))
     return members
+
+
+def _kind(head: bytes) -> str:
+    # sniff() accepts "%PDF-" anywhere in the first KB (junk before the header), which a stored ZIP
+    # holding a PDF also has: a ZIP's own magic at offset 0 wins.
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    return sniff(head)
 
 
 def _copy(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, budget: list[int], limits: BundleLimits, path: Path, name: str) -> int:
