@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Literal
@@ -26,6 +27,7 @@ from curation.errors import InputError
 from curation.filetype import describe, sniff_file
 from curation.hwp import HwpText, is_hwpx, read_hwp
 from curation.item import Item
+from curation.ocr_vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.words import Word
 from curation.rejects import Reject
@@ -48,15 +50,16 @@ class RouteResult:
 
 
 class OcrWordSource:
-    """The parser's OCR hook: words of one page read by Tesseract, in the parser's ``Word`` shape. Keeps
-    each page's words so item confidences can be computed afterwards."""
+    """The parser's OCR hook: words of one page read by an OCR engine (Tesseract, or a vision model), in
+    the parser's ``Word`` shape. Keeps each page's words so item confidences can be computed afterwards."""
 
-    def __init__(self, config: ocr_mod.OcrConfig) -> None:
-        self.config = config
+    def __init__(self, read: Callable[[pymupdf.Page], ocr_mod.OcrPage], low_confidence: float) -> None:
+        self.read = read
+        self.low_confidence = low_confidence
         self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
-        result = ocr_mod.ocr_page(page, self.config)
+        result = self.read(page)
         self.pages[page.number] = result.words
         return [
             Word(w.x0, w.y0, w.x1, w.y1, w.text, max(1.0, w.y1 - w.y0), page.number, True, w.conf)
@@ -69,23 +72,34 @@ class OcrWordSource:
             return item
         x0, y0, x1, y1 = item.bbox
         inside = [w for w in self.pages[item.page - 1] if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and y0 - 1 <= (w.y0 + w.y1) / 2 <= y1 + 1]
-        if ocr_mod.is_low_confidence(inside, self.config.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
+        if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
             return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
         return item
 
 
-def parse_pdf(path: Path, *, ocr: OcrMode = "auto", config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(), **kwargs) -> RouteResult:
+def parse_pdf(
+    path: Path,
+    *,
+    ocr: OcrMode = "auto",
+    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    vlm: VlmConfig | None = None,
+    **kwargs,
+) -> RouteResult:
+    """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
+    vision model when ``vlm`` is given."""
     hook = None
     if ocr != "never":
         with pymupdf.open(path) as doc:
             need = ocr_mod.pages_to_ocr(doc, "always" if ocr == "always" else "auto")
-        if need:
+        if need and vlm is not None:
+            hook = OcrWordSource(VlmReader(vlm), config.low_confidence)
+        elif need:
             if not ocr_mod.tesseract_available(config.lang):
                 raise InputError(
                     f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
                     "installed: apt-get install tesseract-ocr tesseract-ocr-kor, or pass --ocr never"
                 )
-            hook = OcrWordSource(config)
+            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence)
     if ocr == "always" and hook is not None:
         result = _parse_forcing_ocr(path, hook, **kwargs)
     else:
@@ -175,6 +189,7 @@ def parse_any(
     ocr: OcrMode = "auto",
     config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
     limits: BundleLimits = BundleLimits(),
+    vlm: VlmConfig | None = None,
     **kwargs,
 ) -> list[RouteResult]:
     """Parse a paper whatever its format; a ZIP bundle gives one result per paper inside. ``kwargs`` go to
@@ -182,7 +197,7 @@ def parse_any(
     path = Path(path)
     kind = sniff_file(path)
     if kind == "pdf":
-        return [parse_pdf(path, ocr=ocr, config=config, **kwargs)]
+        return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, **kwargs)]
     if kind == "ole" or (kind == "zip" and is_hwpx(path)):
         return [parse_hwp(path, **kwargs)]
     if kind == "zip":
@@ -190,7 +205,7 @@ def parse_any(
         with tempfile.TemporaryDirectory() as tmp:
             for member in unpack(path, tmp, limits):
                 if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
-                    result = parse_any(member.path, ocr=ocr, config=config, limits=limits, **kwargs)[0]
+                    result = parse_any(member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, **kwargs)[0]
                     result.source = f"{path}!{member.name}"
                     results.append(result)
         if not results:
