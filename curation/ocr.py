@@ -30,6 +30,7 @@ from typing import Iterable, Literal
 
 import numpy as np
 import pymupdf
+from rapidfuzz.distance import Levenshtein
 from scipy import ndimage
 
 from curation.errors import CurationError, InputError
@@ -140,6 +141,14 @@ def is_low_confidence(words: Iterable[OcrWord], threshold: float = OcrConfig.low
     """The ``ocr_low_confidence`` flag for an item made of these words."""
     words = list(words)
     return bool(words) and mean_confidence(words) < threshold
+
+
+def char_accuracy(read: str, truth: str) -> float:
+    """1 - (character edit distance / length of the truth), whitespace ignored: how OCR is scored."""
+    read, truth = "".join(read.split()), "".join(truth.split())
+    if not truth:
+        return 1.0 if not read else 0.0
+    return max(0.0, 1.0 - Levenshtein.distance(read, truth) / len(truth))
 
 
 def words_to_lines(words: Iterable[OcrWord]) -> list[str]:
@@ -374,7 +383,9 @@ class Ring:
 
 def find_rings(gray: np.ndarray, dpi: int) -> list[Ring]:
     """Ring-shaped components the size of a text glyph (5-20 pt) with ink inside: circled characters."""
-    ink = gray < 140
+    # Rings are thin strokes: at 300 dpi their anti-aliased pixels are light grey, and a dark threshold
+    # breaks them open.
+    ink = gray < 200
     labels, _ = ndimage.label(ink, structure=np.ones((3, 3), bool))
     lo, hi = 5 * dpi / 72, 20 * dpi / 72
     rings = []
@@ -402,35 +413,75 @@ def find_rings(gray: np.ndarray, dpi: int) -> list[Ring]:
 
 
 def read_rings(rings: list[Ring], *, dpi: int, timeout_s: float) -> list[tuple[str, float] | None]:
-    """Read the glyph inside each ring: all of them side by side in one Tesseract line. Returns the circled
-    character and its confidence, or None where the inside is not a digit or a Hangul consonant."""
-    if not rings:
-        return []
-    height = max(r.inner.shape[0] for r in rings)
-    gap = 2 * height
-    width = sum(r.inner.shape[1] for r in rings) + gap * (len(rings) + 1)
-    strip = np.full((height + 2 * gap, width), 255, np.uint8)
-    slots = []
-    x = gap
-    for ring in rings:
-        gh, gw = ring.inner.shape
-        y = gap + (height - gh) // 2
-        strip[y : y + gh, x : x + gw][ring.inner] = 0
-        slots.append((x, x + gw))
-        x += gw + gap
-    words = run_tesseract(_png(strip), lang="kor+eng", psm=7, dpi=dpi, timeout_s=timeout_s)
-    found: list[tuple[str, float] | None] = [None] * len(rings)
-    for word in words:
-        # Tesseract may read several well-spaced glyphs as one word ("12345"): share it out by position.
-        covered = [i for i, (a, b) in enumerate(slots) if word.left <= (a + b) / 2 <= word.left + word.width]
-        if len(covered) != len(word.text):
-            continue
-        for i, char in zip(covered, word.text):
-            if char.isdigit() and 1 <= int(char) <= 9:
-                found[i] = (CIRCLED_DIGITS[int(char) - 1], word.conf)
-            elif char in CIRCLED_JAMO:
-                found[i] = (CIRCLED_JAMO[char], word.conf)
+    """Read the glyph inside each ring. Returns the circled character and its confidence, or None where the
+    inside is not a digit or a Hangul consonant.
+
+    All insides go side by side into one Tesseract line; those it cannot read go again with digits only;
+    a ring still unread between two read ones in a column of options (① above, ③ below) is their middle."""
+    found = _read_strip(rings, list(range(len(rings))), dpi=dpi, timeout_s=timeout_s, digits_only=False)
+    missing = [i for i, f in enumerate(found) if f is None]
+    if missing:
+        again = _read_strip(rings, missing, dpi=dpi, timeout_s=timeout_s, digits_only=True)
+        for i in missing:
+            found[i] = again[i]
+    _fill_from_neighbours(rings, found)
     return found
+
+
+def _read_strip(
+    rings: list[Ring], which: list[int], *, dpi: int, timeout_s: float, digits_only: bool
+) -> list[tuple[str, float] | None]:
+    found: list[tuple[str, float] | None] = [None] * len(rings)
+    if not which:
+        return found
+    # One glyph per line, so that Tesseract cannot run neighbours together ("3451" for four rings).
+    height = max(rings[i].inner.shape[0] for i in which)
+    width = max(rings[i].inner.shape[1] for i in which)
+    gap = height
+    strip = np.full((gap + len(which) * (height + gap), width + 2 * gap), 255, np.uint8)
+    slots = []
+    y = gap
+    for i in which:
+        gh, gw = rings[i].inner.shape
+        strip[y : y + gh, gap : gap + gw][rings[i].inner] = 0
+        slots.append((i, y - gap / 2, y + height + gap / 2))
+        y += height + gap
+    extra = ("-c", "tessedit_char_whitelist=123456789") if digits_only else ()
+    words = run_tesseract(_png(strip), lang="eng" if digits_only else "kor+eng", psm=6, dpi=dpi, timeout_s=timeout_s, extra=extra)
+    for word in words:
+        centre = word.top + word.height / 2
+        slot = next((i for i, top, bottom in slots if top <= centre < bottom), None)
+        if slot is None or found[slot] is not None:
+            continue
+        chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
+        if len(chars) != 1:
+            continue
+        char = chars[0]
+        if char.isdigit() and 1 <= int(char) <= 9:
+            found[slot] = (CIRCLED_DIGITS[int(char) - 1], word.conf)
+        elif char in CIRCLED_JAMO:
+            found[slot] = (CIRCLED_JAMO[char], word.conf)
+    return found
+
+
+def _fill_from_neighbours(rings: list[Ring], found: list[tuple[str, float] | None]) -> None:
+    def value(i: int) -> int | None:
+        f = found[i]
+        return CIRCLED_DIGITS.index(f[0]) + 1 if f and f[0] in CIRCLED_DIGITS else None
+
+    def stacked(upper: Ring, lower: Ring) -> bool:
+        size = upper.bottom - upper.top
+        return abs(upper.left - lower.left) < size / 2 and 0 < lower.top - upper.top < 3 * size
+
+    for i, ring in enumerate(rings):
+        if found[i] is not None:
+            continue
+        above = [j for j in range(len(rings)) if value(j) and stacked(rings[j], ring)]
+        below = [j for j in range(len(rings)) if value(j) and stacked(ring, rings[j])]
+        up = value(max(above, key=lambda j: rings[j].top)) if above else None
+        down = value(min(below, key=lambda j: rings[j].top)) if below else None
+        if up is not None and down is not None and down == up + 2:
+            found[i] = (CIRCLED_DIGITS[up], 50.0)
 
 
 # ---------------------------------------------------------------------------------------------------
