@@ -588,7 +588,7 @@ def _is_hangul(char: str) -> bool:
 
 
 # Misreads of the most frequent words of exam stems that are not Korean words themselves.
-_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은", "을지": "옳지"}
+_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은"}
 
 
 def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
