@@ -30,6 +30,7 @@ def _root() -> None:
 
 # Each module registers its commands on ``app`` when imported.
 from curation.cli import catalog_cmd  # noqa: E402,F401
+from curation.cli import ingest_cmd  # noqa: E402,F401
 
 
 def main() -> None:
