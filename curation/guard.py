@@ -38,7 +38,6 @@ from curation.keys import AnswerKey, KeyEntry, read_key
 from curation.parse.paper import parse_paper
 from curation.rejects import Reject
 
-GUARD_VERSION = "guard-1"
 STAGE = "guard"
 
 # Modules the forkserver imports once, so each guarded child starts without re-importing them.
@@ -260,13 +259,22 @@ class BatchJob:
     key: Path | None = None
 
 
+@dataclass(frozen=True)
+class Held:
+    """An item kept out of the output until a person has looked at it."""
+
+    item: Item
+    reason: str
+    detail: str
+
+
 @dataclass
 class PaperOutcome:
-    """What one paper gave: items to keep, items held back (with their reasons), parser rejects."""
+    """What one paper gave: items to keep, items held back, parser rejects."""
 
     paper: Path
     items: list[Item]
-    held: list[tuple[Item, str, str]]
+    held: list[Held]
     rejects: list[Reject]
     pages: int
 
@@ -285,11 +293,11 @@ def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> P
     if key is not None:
         check_key_matches(job, key, result.items)
     kept: list[Item] = []
-    held: list[tuple[Item, str, str]] = []
+    held: list[Held] = []
     for item in result.items:
         verdict = screen_item(item, limits)
         if verdict:
-            held.append((item, *verdict))
+            held.append(Held(item, *verdict))
         else:
             kept.append(item)
     return PaperOutcome(job.paper, kept, held, result.rejects, pages)
@@ -370,11 +378,11 @@ def parse_batch(
             continue
         write_items(folder / "items.jsonl", outcome.items)
         write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in outcome.rejects))
-        write_items(folder / "held.jsonl", (item for item, _, _ in outcome.held))
-        for item, reason, detail in outcome.held:
+        write_items(folder / "held.jsonl", (h.item for h in outcome.held))
+        for h in outcome.held:
             result.quarantined.append(
-                Reject(stage=STAGE, reason=reason, source=str(job.paper), page=item.page, number=item.number,
-                       item_id=item.id, detail=detail, text=item.question[:500])
+                Reject(stage=STAGE, reason=h.reason, source=str(job.paper), page=h.item.page, number=h.item.number,
+                       item_id=h.item.id, detail=h.detail, text=h.item.question[:500])
             )
         result.parsed.append(outcome)
         if on_done:
