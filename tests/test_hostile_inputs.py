@@ -177,6 +177,18 @@ def test_characters_without_a_glyph_hold_the_item_back_with_page_and_item(batch)
     assert [i.number for i in _items(batch, "hidden_text")] == [1, 2, 4, 5, 6, 7, 8]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="curation/parse/validate.py:27 _BROKEN knows (cid:N), U+FFFD and private-use characters but not U+0000, "
+    "which PyMuPDF gives for glyphs without a Unicode mapping: such an item is stored with NUL characters and no flag",
+)
+def test_parser_flags_glyphs_extracted_as_nul(batch):
+    (held,) = read_items(batch["out"] / "hidden" / "held.jsonl")
+    assert "\x00" in held.question
+    assert "broken_glyph" in held.flags
+
+
 def test_10000_character_option_holds_the_item_back(batch):
     (entry,) = _entries(batch, "long_option")
     assert entry["reason"] == "option_too_long" and entry["number"] == 8
