@@ -13,7 +13,6 @@ import errno
 import json
 import os
 import resource
-import shutil
 import signal
 import subprocess
 import sys
@@ -27,10 +26,14 @@ import pytest
 
 from curation.errors import FetchError, InputError
 from curation.fetch import Fetcher, FetchPolicy, RawStore
-from curation.item import make_item_id
+from curation.item import Item, make_item_id
 from curation.lock import FolderLock
 from curation.release.cut import cut_release
 from curation.release.verify import verify_release
+from curation.review.client import ReviewClient, ServerError
+from curation.review.plan import Annotator
+from curation.review.pull import annotations_path, pull
+from curation.review.push import plan_path, push
 from tests import hostile_corpus as corpus
 from tests.localserver import LocalServer, serve_bytes
 from tests.release_store import build_store, make_items
@@ -327,11 +330,6 @@ def test_label_studio_answering_500_during_push_and_pull_loses_nothing(tmp_path)
     """The outage drills against a real server (server stopped mid-push, then a re-run finishes the job with
     nothing doubled; server down during pull) are tests/test_review.py::test_server_down_during_push_then_rerun_finishes
     and ::test_server_down_during_pull_is_a_clear_error. Here the server is up but answers 500 to everything."""
-    from curation.review.client import ReviewClient, ServerError
-    from curation.review.plan import Annotator
-    from curation.review.pull import annotations_path, pull
-    from curation.review.push import plan_path, push
-
     studio = ErrorServer(500)
     store = tmp_path / "store"
     out = tmp_path / "annotations"
@@ -340,7 +338,7 @@ def test_label_studio_answering_500_during_push_and_pull_loses_nothing(tmp_path)
     earlier.write_text('{"earlier": "annotation"}\n', encoding="utf-8")
     before = earlier.read_bytes()
     client = ReviewClient(studio.url, LS_SECRET, timeout=10)
-    items = [corpus_item(n) for n in range(1, 6)]
+    items = [drill_item(n) for n in range(1, 6)]
     people = [Annotator(name=f"검토자 {n}", email=f"r{n}@kmmlu.test") for n in range(1, 4)]
     try:
         with pytest.raises(ServerError, match="HTTP 500 \\(an HTML page\\)") as pushed:
@@ -356,9 +354,7 @@ def test_label_studio_answering_500_during_push_and_pull_loses_nothing(tmp_path)
         assert LS_SECRET not in str(error) and studio.url in str(error)
 
 
-def corpus_item(number: int):
-    from curation.item import Item
-
+def drill_item(number: int) -> Item:
     return Item(id=f"drill-{number:03d}", question=f"문항 {number} <script>alert(1)</script>", options=("가", "나", "다", "라"),
                 answer=(1,), license="probe", number=number)
 
