@@ -143,7 +143,7 @@ def _child(conn, fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_m
     except MemoryError:
         outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory)")
     except CurationError as exc:
-        outcome = ("refused", type(exc).__name__, str(exc))
+        outcome = ("refused", type(exc), str(exc))  # the class pickles by reference
     except pymupdf.mupdf.FzErrorLimit as exc:  # MuPDF's own cap on image and page sizes
         outcome = ("limit", f"MuPDF refuses it as too large ({exc})")
     except Exception as exc:
@@ -159,19 +159,6 @@ def _child(conn, fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_m
         conn.send(("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory) for its result"))
     finally:
         conn.close()
-
-
-_ERROR_TYPES: dict[str, type[CurationError]] = {}
-
-
-def _error_type(name: str) -> type[CurationError]:
-    if not _ERROR_TYPES:
-        stack: list[type[CurationError]] = [CurationError]
-        while stack:
-            cls = stack.pop()
-            _ERROR_TYPES[cls.__name__] = cls
-            stack.extend(cls.__subclasses__())
-    return _ERROR_TYPES.get(name, CurationError)
 
 
 def run_guarded(
@@ -220,7 +207,7 @@ def run_guarded(
     if status == "limit":
         raise LimitExceeded(f"{label}: {outcome[1]}; stopped")
     if status == "refused":
-        raise _error_type(outcome[1])(outcome[2])
+        raise outcome[1](outcome[2])
     raise ChildCrashed(f"{label}: unexpected error {outcome[1]}; report this file as a bug")
 
 
