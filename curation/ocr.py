@@ -1,0 +1,734 @@
+"""OCR for PDF pages without a usable text layer (vector outlines, scans): words with boxes and confidences.
+
+The route: decide per page whether the text layer is usable; if not, render the page, find its column
+regions from the ink itself, OCR each region separately with Tesseract (so two columns never interleave)
+and return words in PDF point coordinates, in reading order, in the same shape as text-layer words.
+
+Circled option markers (①-⑤) are the glyphs Tesseract gets wrong most often on exam papers ('@', '©',
+'®', '0)', '07', '2)'...). They are found here by shape instead: a ring-shaped connected component of
+text size with ink inside it. The ink inside is read on its own (all rings of a region in one small
+Tesseract call), the ring is painted out of the region image, and a marker word ('①') is put back at
+the ring's box. What cannot be read as a circled character is left for Tesseract as it is.
+
+Tesseract is run as a subprocess rather than through pytesseract: pytesseract is itself a subprocess
+wrapper that goes through temporary files, hides the timeout and the thread settings, and returns
+loosely typed dicts. Here the PNG goes in on stdin, TSV comes out on stdout, every call has a timeout,
+and ``OMP_THREAD_LIMIT=1`` keeps parallel calls from fighting over the cores.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Literal
+
+import numpy as np
+import pymupdf
+from rapidfuzz.distance import Levenshtein
+from scipy import ndimage
+
+from curation.errors import CurationError, InputError
+
+OCR_VERSION = "tesseract-regions-rings-1"
+
+OcrMode = Literal["never", "auto", "always"]
+
+# A page whose text layer has fewer visible characters than this, while it has ink, needs OCR.
+MIN_TEXT_CHARS = 20
+# Share of unmapped glyphs (U+FFFD, private use, "(cid:") above which a text layer is garbage.
+MAX_GARBAGE_SHARE = 0.10
+
+CIRCLED_DIGITS = "①②③④⑤⑥⑦⑧⑨"
+CIRCLED_JAMO = dict(zip("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ", "㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭"))
+
+
+class OcrError(CurationError):
+    """Tesseract is missing, timed out or failed on a page."""
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """One word in PDF points (origin top-left, like PyMuPDF), with Tesseract's confidence (0-100).
+
+    ``page`` is the 0-based page index; ``block`` is the layout region (column) in reading order, ``line``
+    the line within the page in reading order, ``word`` the position within the line: the same meaning as
+    PyMuPDF's ``get_text("words")`` tuple, which ``as_pymupdf`` returns.
+    """
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    conf: float
+    page: int
+    block: int = 0
+    line: int = 0
+    word: int = 0
+
+    def as_pymupdf(self) -> tuple[float, float, float, float, str, int, int, int]:
+        return (self.x0, self.y0, self.x1, self.y1, self.text, self.block, self.line, self.word)
+
+
+@dataclass(frozen=True)
+class OcrConfig:
+    dpi: int = 300
+    psm: int = 6
+    # Korean alone: with "kor+eng" Tesseract swaps Hangul words it is unsure of for Latin junk ("ge 것은?"
+    # for "옳은 것은?"); on a rendered 국시원 page that cost 5 points of character accuracy (0.885 vs 0.939).
+    lang: str = "kor"
+    timeout_s: float = 180.0
+    workers: int = 2
+    # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
+    low_confidence: float = 80.0
+    find_markers: bool = True
+
+    @property
+    def fingerprint(self) -> str:
+        return f"{OCR_VERSION}_{self.lang}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
+
+
+@dataclass(frozen=True)
+class Region:
+    """A column or full-width band of a page, in PDF points, in reading order."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def rect(self) -> pymupdf.Rect:
+        return pymupdf.Rect(self.x0, self.y0, self.x1, self.y1)
+
+
+@dataclass(frozen=True)
+class OcrPage:
+    page: int
+    words: tuple[OcrWord, ...]
+    regions: tuple[Region, ...]
+    markers: int
+    seconds: float
+    threshold: float = 80.0
+
+    @property
+    def mean_conf(self) -> float:
+        return mean_confidence(self.words)
+
+    @property
+    def low_confidence(self) -> bool:
+        return bool(self.words) and self.mean_conf < self.threshold
+
+    def lines(self) -> list[str]:
+        return words_to_lines(self.words)
+
+
+def mean_confidence(words: Iterable[OcrWord]) -> float:
+    """Mean word confidence weighted by word length, so one misread particle does not sink a page."""
+    total = weight = 0.0
+    for w in words:
+        n = max(1, len(w.text))
+        total += w.conf * n
+        weight += n
+    return total / weight if weight else 0.0
+
+
+def is_low_confidence(words: Iterable[OcrWord], threshold: float = OcrConfig.low_confidence) -> bool:
+    """The ``ocr_low_confidence`` flag for an item made of these words."""
+    words = list(words)
+    return bool(words) and mean_confidence(words) < threshold
+
+
+def char_accuracy(read: str, truth: str) -> float:
+    """1 - (character edit distance / length of the truth), whitespace ignored: how OCR is scored."""
+    read, truth = "".join(read.split()), "".join(truth.split())
+    if not truth:
+        return 1.0 if not read else 0.0
+    return max(0.0, 1.0 - Levenshtein.distance(read, truth) / len(truth))
+
+
+def words_to_lines(words: Iterable[OcrWord]) -> list[str]:
+    lines: dict[tuple[int, int], list[str]] = {}
+    for w in words:
+        lines.setdefault((w.page, w.line), []).append(w.text)
+    return [" ".join(parts) for _, parts in sorted(lines.items())]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Which pages need OCR
+
+
+@dataclass(frozen=True)
+class TextLayerStatus:
+    usable: bool
+    reason: str  # "text", "no text", "garbled text", "blank page"
+    chars: int
+
+
+def text_layer_status(page: pymupdf.Page) -> TextLayerStatus:
+    text = page.get_text("text")
+    visible = [c for c in text if not c.isspace()]
+    garbage = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff") + 5 * text.count("(cid:")
+    if len(visible) >= MIN_TEXT_CHARS and garbage / len(visible) <= MAX_GARBAGE_SHARE:
+        return TextLayerStatus(True, "text", len(visible))
+    if not page.get_drawings() and not page.get_images() and not visible:
+        return TextLayerStatus(True, "blank page", 0)
+    reason = "garbled text" if visible and garbage / len(visible) > MAX_GARBAGE_SHARE else "no text"
+    return TextLayerStatus(False, reason, len(visible))
+
+
+def pages_to_ocr(doc: pymupdf.Document, mode: OcrMode = "auto") -> list[int]:
+    """0-based indexes of the pages the OCR route reads under ``--ocr never|auto|always``."""
+    if mode == "never":
+        return []
+    if mode == "always":
+        return list(range(doc.page_count))
+    return [i for i in range(doc.page_count) if not text_layer_status(doc[i]).usable]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Layout: column regions from the ink of a low-resolution render
+
+LAYOUT_DPI = 72  # one pixel per point
+
+
+def _gray(pix: pymupdf.Pixmap) -> np.ndarray:
+    arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)
+    return arr[:, : pix.width * pix.n][:, :: pix.n]
+
+
+def _split_rules(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ink without long straight rules (column separators, boxes), which would hide a gutter, and the
+    long vertical rules on their own."""
+    h, w = ink.shape
+    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 8), 1), bool))
+    horizontal = ndimage.binary_opening(ink, structure=np.ones((1, max(3, w // 4)), bool))
+    # Anti-aliased fringes of a rule are not text either.
+    rules = ndimage.binary_dilation(vertical, structure=np.ones((1, 5), bool))
+    rules |= ndimage.binary_dilation(horizontal, structure=np.ones((5, 1), bool))
+    return ink & ~rules, vertical
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of each run of True."""
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
+    """Column regions of a page image in reading order (full-width bands and left/right columns, top to
+    bottom). ``scale`` converts pixels to points."""
+    ink, vertical = _split_rules(gray < 160)
+    h, w = ink.shape
+    rows = np.flatnonzero(ink.any(axis=1))
+    cols = np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return []
+    top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    content_h = bottom - top
+    # Text lines as solid bars: ink smeared sideways by about a word space.
+    occ = ndimage.maximum_filter1d(ink.view(np.uint8), size=2 * max(2, w // 170) + 1, axis=1).astype(bool)
+    inked_rows = max(1, int(occ[top:bottom].any(axis=1).sum()))
+    crossing = occ[top:bottom].sum(axis=0) / inked_rows
+    lo, hi = left + (right - left) * 3 // 10, left + (right - left) * 7 // 10
+    # A gutter is a band of the middle crossed only by full-width titles, rules and footers; in
+    # single-column text (even with options set two to a row) the stems cross every x of the middle.
+    gutters = [(a + lo, b + lo) for a, b in _runs(crossing[lo:hi] <= 0.12) if b - a >= max(2, w // 100)]
+
+    def box(x0: int, y0: int, x1: int, y1: int) -> Region | None:
+        sub = ink[y0:y1, x0:x1]
+        r = np.flatnonzero(sub.any(axis=1))
+        c = np.flatnonzero(sub.any(axis=0))
+        if r.size == 0:
+            return None
+        pad = 4
+        return Region(
+            max(0, x0 + int(c[0]) - pad) * scale,
+            max(0, y0 + int(r[0]) - pad) * scale,
+            min(w, x0 + int(c[-1]) + 1 + pad) * scale,
+            min(h, y0 + int(r[-1]) + 1 + pad) * scale,
+        )
+
+    if not gutters:
+        region = box(left, top, right, bottom)
+        return [region] if region else []
+    def ruled(g: tuple[int, int]) -> list[int]:
+        return [x for x in range(*g) if vertical[top:bottom, x].sum() >= 0.5 * content_h]
+
+    # A printed column separator marks the gutter; without one, the emptiest band does (the wider on a
+    # tie), not the widest: short options leave wide but less empty bands inside a column.
+    g0, g1 = min(gutters, key=lambda g: (not ruled(g), round(float(crossing[g[0] : g[1]].mean()), 2), g[0] - g[1]))
+    centre = (g0 + g1) / 2
+    if rules := ruled((g0, g1)):
+        mid = min(rules, key=lambda x: abs(x - centre))
+    else:  # the emptiest x of the gutter, away from hanging indents at its edges
+        mid = min(range(g0, g1), key=lambda x: (round(float(crossing[x]), 2), abs(x - centre)))
+    spanning = occ[:, mid - 1 : mid + 2].any(axis=1)
+    spanning = ndimage.binary_closing(spanning, structure=np.ones(max(3, h // 100), bool))
+    spanning = ndimage.binary_dilation(spanning, structure=np.ones(3, bool))
+    regions: list[Region] = []
+    y = top
+    for a, b in _runs(spanning[top:bottom]) + [(content_h, content_h)]:
+        a, b = a + top, b + top
+        if a > y:
+            for region in (box(left, y, mid, a), box(mid, y, right, a)):
+                if region:
+                    regions.append(region)
+        if b > a:
+            region = box(left, a, right, b)
+            if region:
+                regions.append(region)
+        y = b
+    return regions
+
+
+def page_regions(page: pymupdf.Page) -> list[Region]:
+    pix = page.get_pixmap(dpi=LAYOUT_DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    sx = page.rect.width / pix.width
+    return [
+        Region(r.x0 + page.rect.x0, r.y0 + page.rect.y0, r.x1 + page.rect.x0, r.y1 + page.rect.y0)
+        for r in find_regions(_gray(pix), sx)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Tesseract
+
+
+def tesseract_available(lang: str = OcrConfig.lang) -> bool:
+    if shutil.which("tesseract") is None:
+        return False
+    out = subprocess.run(["tesseract", "--list-langs"], capture_output=True, text=True, timeout=30)
+    have = set(out.stdout.split())
+    return all(code in have for code in lang.split("+"))
+
+
+def _require_tesseract(lang: str) -> None:
+    if not tesseract_available(lang):
+        raise OcrError(
+            f"OCR needs Tesseract with the {lang} models: install them with "
+            "`apt-get install tesseract-ocr tesseract-ocr-kor` (or pass --ocr never to skip pages without text)"
+        )
+
+
+@dataclass(frozen=True)
+class TsvWord:
+    left: int
+    top: int
+    width: int
+    height: int
+    conf: float
+    text: str
+    key: tuple[int, int, int]  # block, paragraph, line
+
+
+def run_tesseract(png: bytes, *, lang: str, psm: int, dpi: int, timeout_s: float, extra: tuple[str, ...] = ()) -> list[TsvWord]:
+    cmd = ["tesseract", "stdin", "stdout", "-l", lang, "--psm", str(psm), "--dpi", str(dpi), *extra, "tsv"]
+    env = dict(os.environ, OMP_THREAD_LIMIT="1")
+    try:
+        out = subprocess.run(cmd, input=png, capture_output=True, timeout=timeout_s, env=env, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise OcrError(f"tesseract took longer than {timeout_s:.0f} s on one page region; raise --ocr-timeout") from exc
+    if out.returncode != 0:
+        raise OcrError(f"tesseract failed (exit {out.returncode}): {out.stderr.decode(errors='replace').strip()[:300]}")
+    return parse_tsv(out.stdout.decode("utf-8", errors="replace"))
+
+
+def parse_tsv(tsv: str) -> list[TsvWord]:
+    words = []
+    for row in tsv.splitlines()[1:]:
+        parts = row.split("\t")
+        if len(parts) < 12 or parts[0] != "5":
+            continue
+        text = parts[11].strip()
+        if not text:
+            continue
+        words.append(
+            TsvWord(
+                left=int(parts[6]),
+                top=int(parts[7]),
+                width=int(parts[8]),
+                height=int(parts[9]),
+                conf=max(0.0, float(parts[10])),
+                text=text,
+                key=(int(parts[2]), int(parts[3]), int(parts[4])),
+            )
+        )
+    return words
+
+
+def _png(gray: np.ndarray) -> bytes:
+    gray = np.ascontiguousarray(gray, dtype=np.uint8)
+    pix = pymupdf.Pixmap(pymupdf.csGRAY, gray.shape[1], gray.shape[0], gray.tobytes(), 0)
+    return pix.tobytes("png")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Circled markers found by shape
+
+
+@dataclass(frozen=True)
+class Ring:
+    top: int
+    left: int
+    bottom: int
+    right: int
+    inner: np.ndarray = field(compare=False, repr=False)  # the ink inside the ring, cropped
+
+
+def find_rings(gray: np.ndarray, dpi: int) -> list[Ring]:
+    """Ring-shaped components the size of a text glyph (5-20 pt) with ink inside: circled characters."""
+    # Rings are thin strokes: at 300 dpi their anti-aliased pixels are light grey, and a dark threshold
+    # breaks them open.
+    ink = gray < 200
+    labels, _ = ndimage.label(ink, structure=np.ones((3, 3), bool))
+    lo, hi = 5 * dpi / 72, 20 * dpi / 72
+    rings = []
+    for index, sl in enumerate(ndimage.find_objects(labels), start=1):
+        if sl is None:
+            continue
+        h, w = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+        if not (lo <= h <= hi and 0.8 <= w / h <= 1.25):
+            continue
+        comp = labels[sl] == index
+        fill = comp.mean()
+        if not 0.06 <= fill <= 0.5:
+            continue
+        filled = ndimage.binary_fill_holes(comp)
+        hole = filled & ~comp
+        if hole.mean() < 0.3:
+            continue
+        inner = ink[sl] & hole
+        ys, xs = np.nonzero(inner)
+        if ys.size < 4 or ys.max() - ys.min() + 1 < 0.3 * h:
+            continue
+        crop = inner[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        rings.append(Ring(sl[0].start, sl[1].start, sl[0].stop, sl[1].stop, crop))
+    return rings
+
+
+def read_rings(rings: list[Ring], *, dpi: int, timeout_s: float) -> list[tuple[str, float] | None]:
+    """Read the glyph inside each ring. Returns the circled character and its confidence, or None where the
+    inside is not a digit or a Hangul consonant.
+
+    All insides go side by side into one Tesseract line; those it cannot read go again with digits only;
+    a ring still unread between two read ones in a column of options (① above, ③ below) is their middle."""
+    found = _read_strip(rings, list(range(len(rings))), dpi=dpi, timeout_s=timeout_s, digits_only=False)
+    missing = [i for i, f in enumerate(found) if f is None]
+    if missing:
+        again = _read_strip(rings, missing, dpi=dpi, timeout_s=timeout_s, digits_only=True)
+        for i in missing:
+            found[i] = again[i]
+    _fill_from_neighbours(rings, found)
+    return found
+
+
+def _read_strip(
+    rings: list[Ring], which: list[int], *, dpi: int, timeout_s: float, digits_only: bool
+) -> list[tuple[str, float] | None]:
+    found: list[tuple[str, float] | None] = [None] * len(rings)
+    if not which:
+        return found
+    # One glyph per line, so that Tesseract cannot run neighbours together ("3451" for four rings).
+    height = max(rings[i].inner.shape[0] for i in which)
+    width = max(rings[i].inner.shape[1] for i in which)
+    gap = height
+    strip = np.full((gap + len(which) * (height + gap), width + 2 * gap), 255, np.uint8)
+    slots = []
+    y = gap
+    for i in which:
+        gh, gw = rings[i].inner.shape
+        strip[y : y + gh, gap : gap + gw][rings[i].inner] = 0
+        slots.append((i, y - gap / 2, y + height + gap / 2))
+        y += height + gap
+    extra = ("-c", "tessedit_char_whitelist=123456789") if digits_only else ()
+    words = run_tesseract(_png(strip), lang="eng" if digits_only else "kor+eng", psm=6, dpi=dpi, timeout_s=timeout_s, extra=extra)
+    for word in words:
+        centre = word.top + word.height / 2
+        slot = next((i for i, top, bottom in slots if top <= centre < bottom), None)
+        if slot is None or found[slot] is not None:
+            continue
+        chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
+        if len(chars) != 1:
+            continue
+        char = chars[0]
+        if char.isdigit() and 1 <= int(char) <= 9:
+            found[slot] = (CIRCLED_DIGITS[int(char) - 1], word.conf)
+        elif char in CIRCLED_JAMO:
+            found[slot] = (CIRCLED_JAMO[char], word.conf)
+    return found
+
+
+def _fill_from_neighbours(rings: list[Ring], found: list[tuple[str, float] | None]) -> None:
+    def value(i: int) -> int | None:
+        f = found[i]
+        return CIRCLED_DIGITS.index(f[0]) + 1 if f and f[0] in CIRCLED_DIGITS else None
+
+    def stacked(upper: Ring, lower: Ring) -> bool:
+        size = upper.bottom - upper.top
+        return abs(upper.left - lower.left) < size / 2 and 0 < lower.top - upper.top < 3 * size
+
+    for i, ring in enumerate(rings):
+        if found[i] is not None:
+            continue
+        above = [j for j in range(len(rings)) if value(j) and stacked(rings[j], ring)]
+        below = [j for j in range(len(rings)) if value(j) and stacked(ring, rings[j])]
+        up = value(max(above, key=lambda j: rings[j].top)) if above else None
+        down = value(min(below, key=lambda j: rings[j].top)) if below else None
+        if up is not None and down is not None and down == up + 2:
+            found[i] = (CIRCLED_DIGITS[up], 50.0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# One region, one page, one document
+
+
+def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, config: OcrConfig) -> list[list[OcrWord]]:
+    """OCR one region image; returns its lines (lists of words in points), in reading order."""
+    scale = 72 / config.dpi
+    markers: list[OcrWord] = []
+    if config.find_markers:
+        rings = find_rings(gray, config.dpi)
+        readings = read_rings(rings, dpi=config.dpi, timeout_s=config.timeout_s)
+        gray = gray.copy()
+        for ring, reading in zip(rings, readings):
+            if reading is None:
+                continue
+            gray[ring.top : ring.bottom, ring.left : ring.right] = 255
+            markers.append(
+                OcrWord(
+                    region.x0 + ring.left * scale,
+                    region.y0 + ring.top * scale,
+                    region.x0 + ring.right * scale,
+                    region.y0 + ring.bottom * scale,
+                    reading[0],
+                    reading[1],
+                    page,
+                    block,
+                )
+            )
+    tsv = run_tesseract(_png(gray), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    lines: dict[tuple[int, int, int], list[OcrWord]] = {}
+    for t in tsv:
+        word = OcrWord(
+            region.x0 + t.left * scale,
+            region.y0 + t.top * scale,
+            region.x0 + (t.left + t.width) * scale,
+            region.y0 + (t.top + t.height) * scale,
+            t.text,
+            t.conf,
+            page,
+            block,
+        )
+        lines.setdefault(t.key, []).append(word)
+    ordered = [_join_syllables(sorted(ws, key=lambda w: w.x0)) for ws in lines.values()]
+    for marker in markers:
+        _place(marker, ordered)
+    ordered.sort(key=lambda ws: min(w.y0 for w in ws))
+    lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
+    _correct_missed_markers(lines_out)
+    return lines_out
+
+
+# What Tesseract makes of a circled digit it reads as text: "2)", "(2", "@", "©", "®", "07", "0)".
+_MISREAD_MARKER = re.compile(r"^[\(\[]?([0-9OoQD@©®&]{1,2})[\)\]]?$")
+
+
+def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
+    """A line that starts where the option markers of the region start, with a misread marker, between
+    markers k-1 above and k+1 below (or next to one of them, when the misread shows the digit k) is
+    given the marker k."""
+    markers = [ws[0] for ws in lines if ws and ws[0].text in CIRCLED_DIGITS]
+    if not markers:
+        return
+    size = statistics.median(w.x1 - w.x0 for w in markers)
+    column: list[tuple[int, int | None, str | None]] = []  # line index, marker value, misread digit
+    for index, ws in enumerate(lines):
+        first = ws[0] if ws else None
+        if first is None or not any(abs(first.x0 - m.x0) <= 0.6 * size for m in markers):
+            continue
+        if first.text in CIRCLED_DIGITS:
+            column.append((index, CIRCLED_DIGITS.index(first.text) + 1, None))
+        elif (match := _MISREAD_MARKER.match(first.text)) and len(ws) > 1:
+            digit = match.group(1)
+            column.append((index, None, digit if digit.isdigit() and len(digit) == 1 else None))
+    for k, (index, value, digit) in enumerate(column):
+        if value is not None:
+            continue
+        up = column[k - 1][1] if k > 0 else None
+        down = column[k + 1][1] if k + 1 < len(column) else None
+        guess = None
+        if up is not None and down is not None and down == up + 2:
+            guess = up + 1
+        elif up is not None and digit == str(up + 1):
+            guess = up + 1
+        elif down is not None and digit == str(down - 1) and down > 1:
+            guess = down - 1
+        if guess is not None and 1 <= guess <= len(CIRCLED_DIGITS):
+            first = lines[index][0]
+            lines[index][0] = replace(first, text=CIRCLED_DIGITS[guess - 1], conf=min(first.conf, 50.0))
+            column[k] = (index, guess, None)
+
+
+# Tesseract's Korean model splits words into syllables ("구 강 질 환"): on exam papers the gap between
+# syllables of one word measured up to 0.55 of the line height, the gap between words at least 0.7.
+SYLLABLE_GAP = 0.62
+
+
+def _is_hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
+
+
+# Misreads of the most frequent words of exam stems that are not Korean words themselves.
+_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은"}
+
+
+def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
+    words = [replace(w, text=_STEM_WORDS[w.text]) if w.text in _STEM_WORDS else w for w in words]
+    if len(words) < 2:
+        return words
+    height = statistics.median(w.y1 - w.y0 for w in words)
+    out = [words[0]]
+    for word in words[1:]:
+        last = out[-1]
+        if (
+            word.x0 - last.x1 < SYLLABLE_GAP * height
+            and _is_hangul(last.text[-1])
+            and _is_hangul(word.text[0])
+        ):
+            n, m = len(last.text), len(word.text)
+            out[-1] = replace(
+                last,
+                x1=word.x1,
+                y0=min(last.y0, word.y0),
+                y1=max(last.y1, word.y1),
+                text=last.text + word.text,
+                conf=(last.conf * n + word.conf * m) / (n + m),
+            )
+        else:
+            out.append(word)
+    return out
+
+
+def _place(marker: OcrWord, lines: list[list[OcrWord]]) -> None:
+    """Put a marker into the line it sits on (most vertical overlap), or into a line of its own."""
+    best, best_overlap = None, 0.0
+    height = marker.y1 - marker.y0
+    for ws in lines:
+        y0, y1 = min(w.y0 for w in ws), max(w.y1 for w in ws)
+        overlap = min(y1, marker.y1) - max(y0, marker.y0)
+        if overlap > best_overlap:
+            best, best_overlap = ws, overlap
+    if best is not None and best_overlap >= 0.4 * height:
+        best.append(marker)
+    else:
+        lines.append([marker])
+
+
+def _render_region(page: pymupdf.Page, region: Region, dpi: int) -> np.ndarray:
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False, clip=region.rect)
+    return _gray(pix).copy()
+
+
+def _number(page: int, regions: list[list[list[OcrWord]]]) -> tuple[OcrWord, ...]:
+    out = []
+    line_no = 0
+    for lines in regions:
+        for ws in lines:
+            out.extend(replace(w, page=page, line=line_no, word=i) for i, w in enumerate(ws))
+            line_no += 1
+    return tuple(out)
+
+
+def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
+    """OCR one page of an open document, its regions ``config.workers`` at a time."""
+    _require_tesseract(config.lang)
+    start = time.perf_counter()
+    regions = page_regions(page)
+    images = [_render_region(page, r, config.dpi) for r in regions]
+    with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
+        futures = [
+            pool.submit(ocr_region, image, r, page=page.number, block=b, config=config)
+            for b, (image, r) in enumerate(zip(images, regions))
+        ]
+        try:
+            region_lines = [f.result() for f in futures]
+        except OcrError as exc:
+            raise OcrError(f"page {page.number + 1}: {exc}") from exc
+    words = _number(page.number, region_lines)
+    markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
+    return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
+
+
+def ocr_pages(path: str | Path, pages: Iterable[int] | None = None, config: OcrConfig = OcrConfig()) -> list[OcrPage]:
+    """OCR the given 0-based pages of a PDF (all pages when None), ``config.workers`` Tesseract processes
+    at a time. Rendering stays on this thread (PyMuPDF is not thread-safe); the threads only wait on
+    Tesseract subprocesses and do numpy work."""
+    _require_tesseract(config.lang)
+    path = Path(path)
+    try:
+        doc = pymupdf.open(path)
+    except Exception as exc:
+        raise InputError(f"{path}: cannot be opened as a PDF ({exc})") from exc
+    with doc:
+        indexes = list(range(doc.page_count)) if pages is None else list(pages)
+        jobs: list[tuple[int, list[Region], list[Future], float]] = []
+        with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
+            for index in indexes:
+                page = doc[index]
+                start = time.perf_counter()
+                regions = page_regions(page)
+                futures = [
+                    pool.submit(ocr_region, _render_region(page, r, config.dpi), r, page=index, block=b, config=config)
+                    for b, r in enumerate(regions)
+                ]
+                jobs.append((index, regions, futures, start))
+                # Bound the rendered images held in memory.
+                while sum(not f.done() for _, _, fs, _ in jobs for f in fs) > 2 * config.workers:
+                    next(f for _, _, fs, _ in jobs for f in fs if not f.done()).result()
+            results = []
+            for index, regions, futures, start in jobs:
+                try:
+                    region_lines = [f.result() for f in futures]
+                except OcrError as exc:
+                    raise OcrError(f"{path.name}, page {index + 1}: {exc}") from exc
+                words = _number(index, region_lines)
+                markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
+                results.append(
+                    OcrPage(index, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
+                )
+    return results
+
+
+def text_layer_words(page: pymupdf.Page) -> tuple[OcrWord, ...]:
+    """Text-layer words of a page in the OCR word shape (confidence 100), for routes that mix both."""
+    return tuple(
+        OcrWord(x0, y0, x1, y1, text, 100.0, page.number, block, line, word)
+        for x0, y0, x1, y1, text, block, line, word in page.get_text("words", sort=False)
+    )
+
+
+def document_words(path: str | Path, mode: OcrMode = "auto", config: OcrConfig = OcrConfig()) -> list[tuple[OcrWord, ...]]:
+    """Words of every page: text layer where it is usable, OCR where it is not (or everywhere, or nowhere,
+    by ``mode``). With ``mode="never"`` a page without text gives no words."""
+    path = Path(path)
+    with pymupdf.open(path) as doc:
+        todo = set(pages_to_ocr(doc, mode))
+        words: list[tuple[OcrWord, ...]] = [() if i in todo else text_layer_words(doc[i]) for i in range(doc.page_count)]
+    if todo:
+        for result in ocr_pages(path, sorted(todo), config):
+            words[result.page] = result.words
+    return words
+
+
+def median_height(words: Iterable[OcrWord]) -> float:
+    heights = [w.y1 - w.y0 for w in words]
+    return statistics.median(heights) if heights else 0.0

@@ -1,0 +1,98 @@
+"""The vision-model OCR engine against a real local HTTP server speaking the OpenAI chat API."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.server
+import json
+import threading
+
+import pymupdf
+import pytest
+
+from curation.ocr import OcrError, page_regions
+from curation.ocr_vlm import VlmConfig, lines_to_words, transcribe
+from tests.conftest import realdata_path
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    answers: dict[str, str] = {}
+    requests: list[dict] = []
+    status = 200
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+        url = body["messages"][0]["content"][1]["image_url"]["url"]
+        png = base64.b64decode(url.split(",", 1)[1])
+        text = type(self).answers.get(hashlib.sha256(png).hexdigest(), "")
+        payload = {"choices": [{"message": {"role": "assistant", "content": text}}]}
+        data = json.dumps(payload).encode() if type(self).status == 200 else b'{"error": "model not loaded"}'
+        self.send_response(type(self).status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def server():
+    _Handler.answers, _Handler.requests, _Handler.status = {}, [], 200
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+
+
+def _png(text: str = "1. 문제") -> bytes:
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=200, height=100)
+        page.insert_text((10, 50), text, fontname="korea")
+        return page.get_pixmap(dpi=72).tobytes("png")
+
+
+def test_request_shape_and_answer(server):
+    png = _png()
+    _Handler.answers[hashlib.sha256(png).hexdigest()] = "```\n1. 다음 중 옳은 것은?\n①가 ②나\n```"
+    text = transcribe(png, VlmConfig(url=server, model="qwen2.5-vl", api_key="k"))
+    assert text == "1. 다음 중 옳은 것은?\n①가 ②나"
+    request = _Handler.requests[0]
+    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer k"
+    assert request["body"]["model"] == "qwen2.5-vl" and request["body"]["temperature"] == 0
+    assert request["body"]["messages"][0]["content"][1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def test_server_errors_are_clear(server):
+    _Handler.status = 503
+    with pytest.raises(OcrError, match="HTTP 503"):
+        transcribe(_png(), VlmConfig(url=server, model="m"))
+    with pytest.raises(OcrError, match="unreachable"):
+        transcribe(_png(), VlmConfig(url="http://127.0.0.1:9/v1", model="m", timeout_s=2))
+
+
+def test_lines_get_boxes_in_order_with_markers_split():
+    words = lines_to_words(["1. 옳은 것은?", "①가나 ② 다"], pymupdf.Rect(0, 0, 600, 800), 3)
+    assert [w.text for w in words] == ["1.", "옳은", "것은?", "①", "가나", "②", "다"]
+    assert words[0].y0 < words[3].y0 and words[3].x0 < words[4].x0
+    assert all(w.page == 3 for w in words)
+
+
+def test_image_only_paper_through_the_parser(server, tmp_path):
+    parse_routes = pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
+    source = realdata_path("pdf", "swc1_2021_r19_s1_B_q.pdf")
+    image_only = tmp_path / "scan.pdf"
+    parse_routes.rasterise(source, image_only)
+    config = VlmConfig(url=server, model="m", dpi=60)
+    # The "model" answers each page with that page's own text, column by column: a perfect transcriber.
+    with pymupdf.open(image_only) as scan, pymupdf.open(source) as doc:
+        for scanned, page in zip(scan, doc):
+            png = scanned.get_pixmap(dpi=config.dpi, colorspace=pymupdf.csRGB, alpha=False).tobytes("png")
+            text = "\n".join(page.get_text("text", clip=r.rect, sort=True) for r in page_regions(page))
+            _Handler.answers[hashlib.sha256(png).hexdigest()] = text
+    result = parse_routes.parse_any(image_only, vlm=config)[0]
+    assert result.route == "pdf-ocr" and result.ocr_pages == 11
+    assert len(result.items) == 50 and all(len(i.options) == 5 for i in result.items)
