@@ -12,7 +12,9 @@ WORK ?= work
 
 .PHONY: install system-deps test run stop prefect-server prefect-ui bench clean
 
-install: $(STAMP)
+include mk/labelstudio.mk
+
+install: $(STAMP) ls-install
 
 $(STAMP): pyproject.toml Makefile
 	@$(MAKE) --no-print-directory system-deps
@@ -60,4 +62,4 @@ bench: install
 	$(PY) bench/eval.py --threads 1
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(LS_VENV) .pytest_cache build *.egg-info

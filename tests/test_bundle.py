@@ -14,7 +14,7 @@ import pytest
 
 from curation.bundle import BundleLimits, member_name, unpack
 from curation.errors import InputError
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 CP949_NAMES = ["제19회 사회복지사 1급_1교시_B형.pdf", "2025년 정답/최종정답.pdf"]
 

@@ -28,8 +28,8 @@ from curation.guard import (
 from curation.io import read_items, read_jsonl
 from curation.item import Item
 from curation.parse.paper import parse_paper
-from tests import hostile_corpus as corpus
-from tests.conftest import realdata_path
+import hostile_corpus as corpus
+from conftest import realdata_path
 
 FAST = Limits(timeout_s=60, max_memory_mb=2048)
 SCRIPT = "다음 코드 <script>alert(1)</script> 와 <img src=x onerror=alert(1)> 의 실행 결과로 옳은 것은?"
@@ -144,11 +144,6 @@ def test_zip_named_pdf_is_refused(batch):
     _refused(batch, "zip", "ZIP archive")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="curation/filetype.py sniff() tests for b'%PDF-' anywhere in the first 1 KB before the ZIP magic, "
-    "so a stored ZIP whose first member is a PDF is taken for a PDF and refused as 'damaged PDF'",
-)
 def test_stored_zip_holding_a_pdf_is_named_as_a_zip(tmp_path):
     bundle = corpus.zip_named_pdf(tmp_path, compressed=False)
     with pytest.raises(InputError, match="ZIP archive"):
@@ -178,12 +173,6 @@ def test_characters_without_a_glyph_hold_the_item_back_with_page_and_item(batch)
     assert [i.number for i in _items(batch, "hidden_text")] == [1, 2, 4, 5, 6, 7, 8]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="curation/parse/validate.py:27 _BROKEN knows (cid:N), U+FFFD and private-use characters but not U+0000, "
-    "which PyMuPDF gives for glyphs without a Unicode mapping: such an item is stored with NUL characters and no flag",
-)
 def test_parser_flags_glyphs_extracted_as_nul(batch):
     (held,) = read_items(batch["out"] / "hidden" / "held.jsonl")
     assert "\x00" in held.question

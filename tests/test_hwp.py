@@ -13,7 +13,7 @@ import pytest
 
 from curation.errors import InputError
 from curation.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 
 def _norm(text: str) -> str:

@@ -23,7 +23,7 @@ from curation.ocr import (
     _render_region,
     Region,
 )
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with kor+eng is not installed")
 PHYSICIAN = ("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")

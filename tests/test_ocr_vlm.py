@@ -13,7 +13,7 @@ import pytest
 
 from curation.ocr import OcrError, page_regions
 from curation.ocr_vlm import VlmConfig, lines_to_words, transcribe
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -21,7 +21,7 @@ from curation.redux.readers import read_source, split_of, subject_name
 from curation.redux.run import ReduxSettings, run_redux
 from curation.redux.subjects import select_subjects
 from curation.release.cut import cut_release
-from tests.conftest import realdata_path
+from conftest import realdata_path
 
 KMMLU = ("kmmlu",)
 HEADER = ["question", "answer", "A", "B", "C", "D", "Category", "Human Accuracy"]

@@ -34,7 +34,7 @@ from curation.review.plan import Annotator
 from curation.review.pull import annotations_path, pull, read_annotations
 from curation.review.push import plan_path, push
 from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
-from tests.conftest import REPO, realdata_path
+from conftest import REPO, realdata_path
 
 NAME = "형법 검토 2026"
 SCRIPT = "<script>alert(1)</script>"

@@ -3,7 +3,7 @@
 Flags (sorted on the item): ``numbering_gap`` (the number before this one is missing), ``option_count``
 (not the paper's option count), ``empty_option``, ``duplicate_option``, ``answer_out_of_range`` (the key
 names an option the item lacks; the answer is dropped), ``answer_leaked`` (the keyed option's text stands
-in the stem), ``broken_glyph`` (``(cid:``, U+FFFD or private-use characters: a font without a Unicode
+in the stem), ``broken_glyph`` (``(cid:``, U+FFFD, NUL or private-use characters: a font without a Unicode
 map), ``missing_figure`` and ``missing_table`` (the stem points at a figure or table that the page does
 not have).
 """
@@ -24,7 +24,7 @@ BROKEN_GLYPH = "broken_glyph"
 MISSING_FIGURE = "missing_figure"
 MISSING_TABLE = "missing_table"
 
-_BROKEN = re.compile(r"\(cid:\d+\)|\ufffd|[\ue000-\uf8ff]")
+_BROKEN = re.compile(r"\(cid:\d+\)|\ufffd|\x00|[\ue000-\uf8ff]")
 # Words that point at a figure on the page ("다음 그림", "<그림>", "그래프에서"), not a figure's mere
 # mention ("방향 그래프", "원인 결과 그래프 기법").
 _FIGURE_REF = re.compile(
