@@ -53,6 +53,7 @@ prefect-ui: prefect-server
 	@echo "Prefect UI: http://127.0.0.1:$(PREFECT_PORT)"
 
 stop:
+	-@test -f $(WORK)/labelstudio.pid && kill -- -$$(cat $(WORK)/labelstudio.pid) 2>/dev/null; rm -f $(WORK)/labelstudio.pid
 	-$(PREFECT_ENV) $(VENV)/bin/prefect server stop
 
 bench: install

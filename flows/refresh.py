@@ -7,6 +7,7 @@ no download, parse or scan. Each stage's counts go into a Prefect artifact and t
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -25,8 +26,9 @@ from curation.errors import CurationError
 from curation.fetch import Fetcher, FetchPolicy, FetchResult, ManifestEntry, RawStore
 from curation.io import read_items, write_items, write_jsonl
 from curation.item import Item
-from curation.parse.paper import PARSER_VERSION, parse_paper
 from curation.parse.meta import PaperMeta
+from curation.parse.paper import PARSER_VERSION
+from curation.parse_routes import parse_any
 from curation.keys import read_key
 from curation.rejects import Reject
 from flows.caching import CACHED, CACHED_WITH_OUTPUTS
@@ -48,23 +50,24 @@ def fetch_task(url: str, license: str, year: int, raw: str, referer: str | None)
 @task(name="parse", cache_policy=CACHED_WITH_OUTPUTS, persist_result=True)
 def parse_task(paper: str, paper_sha256: str, key: str | None, key_sha256: str | None, license: str, year: int,
                source_url: str, out_dir: str, parser_version: str) -> dict:
-    """Parse one paper into ``out_dir`` (items, rejects, crops). Returns counts; a refused paper is a reject."""
+    """Parse one downloaded file (a PDF with or without text, HWP/HWPX, or a ZIP of papers) into ``out_dir``:
+    items, rejects, crops. Returns counts; a refused paper becomes a reject, not a failed run."""
     out = Path(out_dir)
     try:
         answer_key = read_key(key) if key else None
-        result = parse_paper(paper, PaperMeta(license=license, year=year, source_url=source_url), key=answer_key,
-                             crops_dir=out / "crops")
+        results = parse_any(paper, meta=PaperMeta(license=license, year=year, source_url=source_url),
+                            key=answer_key, crops_dir=out / "crops")
     except CurationError as exc:
         reject = Reject(stage="parse", reason="paper refused", source=paper, detail=str(exc))
         write_jsonl(out / "rejects.jsonl", [reject.to_record()])
         write_items(out / "items.jsonl", [])
         return {"paper": paper, "items": 0, "rejects": {"paper refused": 1}, "error": str(exc)}
-    write_jsonl(out / "rejects.jsonl", [r.to_record() for r in result.rejects])
-    write_items(out / "items.jsonl", result.items)
-    reasons: dict[str, int] = {}
-    for r in result.rejects:
-        reasons[r.reason] = reasons.get(r.reason, 0) + 1
-    return {"paper": paper, "items": len(result.items), "rejects": reasons, "flags": result.summary.flags}
+    items = [item for result in results for item in result.items]
+    rejects = [reject for result in results for reject in result.rejects]
+    write_jsonl(out / "rejects.jsonl", [r.to_record() for r in rejects])
+    write_items(out / "items.jsonl", items)
+    return {"paper": paper, "items": len(items), "rejects": dict(Counter(r.reason for r in rejects)),
+            "routes": sorted({result.route for result in results})}
 
 
 @task(name="scan-shard", cache_policy=CACHED, persist_result=True)

@@ -11,9 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from prefect import flow
+from prefect import flow, task
 
 from curation.evaluate.random_model import build_random_lm
+from curation.io import read_items
+from curation.review.client import ReviewClient
+from curation.review.plan import Annotator
+from curation.review.push import push
+from curation.review.server import LabelStudioServer, load_credentials, secrets_path
 from curation.sample import build_sample
 from curation.sample.site import SampleServer, write_sample_catalog
 from flows.evaluate import evaluate_flow
@@ -24,6 +29,29 @@ from flows.summary import StageSummary
 SAMPLE_LICENSES = ["cpa", "physician"]
 # A fixed port keeps the sample's URLs the same from run to run, so a re-run finds them in raw/manifest.jsonl.
 SAMPLE_PORT = 8765
+LABEL_STUDIO_PORT = 8080
+SAMPLE_REVIEW = "kmmlu-pro-sample"
+SAMPLE_REVIEWERS = tuple(Annotator(name=f"검토자 {n}", email=f"reviewer{n}@kmmlu.local") for n in range(1, 5))
+
+
+@task(name="review-push", retries=1, retry_delay_seconds=10)
+def review_push_task(store: str, work: str, port: int) -> dict[str, str]:
+    """Push every parsed item to a local Label Studio, started here and left running for reviewers (its
+    process group id goes into WORK/labelstudio.pid for `make stop`); a running one is reused."""
+    creds = load_credentials()
+    server = LabelStudioServer(Path(work) / "labelstudio", creds, port=port, files_root=Path(store))
+    if not server.healthy():
+        server.start()
+        (Path(work) / "labelstudio.pid").write_text(str(server.pid))
+    client = ReviewClient(server.url, creds.token)
+    imported = present = 0
+    for items_file in sorted(Path(store).glob("items/*/*/*/items.jsonl")):
+        report = push(client, read_items(items_file), SAMPLE_REVIEW, Path(store), items_file.parent,
+                      list(SAMPLE_REVIEWERS), overlap=2)
+        imported += report.tasks_imported
+        present += report.tasks_present
+    return {"url": server.url, "login": creds.email, "password": f"in {secrets_path()} (or $KMMLU_LS_PASSWORD)",
+            "tasks": f"{imported} imported, {present} already there"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +69,9 @@ def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PO
         catalog = write_sample_catalog(root / "catalog.yaml", server.base_url, tuple(SAMPLE_LICENSES))
         summaries += refresh_flow(year=site.year, licenses=SAMPLE_LICENSES, catalog=str(catalog),
                                   web=[str(site.web_shard)], raw=str(root / "raw"), store=str(root / "data"))
+    review = review_push_task(str(root / "data"), str(root), LABEL_STUDIO_PORT)
+    summaries.append(StageSummary.of("review push", found_in=0, out=0,
+                                     notes=f"{review['tasks']} for {len(SAMPLE_REVIEWERS)} reviewers, overlap 2"))
     version = f"{site.year}.0rc1"
     releases = root / "releases"
     summaries += release_flow(version, store=str(root / "data"), out=str(releases), reuse_existing=True)
@@ -51,6 +82,7 @@ def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PO
         "items": str(root / "data" / "items"),
         "decontamination": str(root / "data" / "decontam" / "report.jsonl"),
         "release candidate": str(release_dir),
+        "Label Studio (left running)": f"{review['url']}  login {review['login']}, password {review['password']}",
     }
     if evaluate:
         model = root / "models" / "tiny-random-llama"

@@ -290,6 +290,11 @@ class LabelStudioServer:
             return False
         return response.status_code == 200
 
+    @property
+    def pid(self) -> int | None:
+        """The server's process (and process group) id while this object started it."""
+        return self._process.pid if self._process is not None else None
+
     def is_running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
