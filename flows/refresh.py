@@ -31,6 +31,7 @@ from curation.parse.paper import PARSER_VERSION
 from curation.parse_routes import parse_any
 from curation.keys import read_key
 from curation.rejects import Reject
+from flows import progress
 from flows.caching import CACHED, CACHED_WITH_OUTPUTS
 from flows.summary import StageSummary, publish
 
@@ -113,7 +114,9 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
     store_path = Path(store)
     summaries: list[StageSummary] = []
 
+    progress.stage("discover", None)
     found = discover_task(year, codes, catalog, raw)
+    progress.advance("discover")
     summaries.append(StageSummary.of("discover", found_in=0, out=len(found),
                                      notes=f"{sum(f.new and not f.superseded for f in found)} new, "
                                            f"{sum(f.superseded for f in found)} provisional keys superseded"))
@@ -124,7 +127,9 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
     entries: dict[str, ManifestEntry] = {}
     fetch_failures: dict[str, int] = {}
     statuses: dict[str, int] = {}
+    progress.stage("fetch", len(wanted))
     for f, future in zip(wanted, futures):
+        progress.advance("fetch")
         try:
             result = future.result()
             entries[f.url] = result.entry
@@ -150,7 +155,11 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
         [e.license or "unknown" for e, _ in jobs], [e.year or year for e, _ in jobs], [e.url for e, _ in jobs],
         [str(_paper_dir(store_path, e)) for e, _ in jobs], unmapped(PARSER_VERSION),
     )
-    outcomes = [p.result() for p in parsed]
+    progress.stage("parse", len(jobs))
+    outcomes = []
+    for future in parsed:
+        outcomes.append(future.result())
+        progress.advance("parse")
     parse_rejects: dict[str, int] = {}
     for outcome in outcomes:
         for reason, n in outcome["rejects"].items():
@@ -173,11 +182,16 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
         digest = _items_digest(items)
         urls = [s.url for s in shards]
         versions = [shard_version(u) for u in urls]
+        progress.stage("decontam", len(urls))
         if distributed:
             futures = scan_task.map(urls, versions, unmapped(index), unmapped(params), unmapped(digest))
-            hits = [hit for future in futures for hit in future.result()]
+            hits = []
+            for future in futures:
+                hits.extend(future.result())
+                progress.advance("decontam")
         else:
             hits = scan_local_task(urls, versions, index, params, digest, workers)
+            progress.advance("decontam", len(urls))
         rows = merge(hits, [i.id for i in items])
         summary = summarize(rows, params, len(shards), sum(shard_rows(u) for u in urls))
         write_report(store_path / "decontam", rows, summary)

@@ -6,10 +6,39 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from curation.cli import app, console
 from curation.lock import FolderLock
+
+
+class StageBars:
+    """One progress bar per flow stage (see ``flows.progress``)."""
+
+    def __init__(self) -> None:
+        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description:<10}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=False)
+        self._tasks: dict[str, int] = {}
+
+    def __enter__(self) -> "StageBars":
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from flows import progress
+
+        progress.use(None)
+        self._progress.stop()
+
+    def stage(self, name: str, total: int | None) -> None:
+        self._tasks[name] = self._progress.add_task(name, total=total)
+
+    def advance(self, name: str, n: int = 1) -> None:
+        task = self._tasks[name]
+        self._progress.advance(task, n)
+        if self._progress.tasks[task].total is None:
+            self._progress.update(task, total=self._progress.tasks[task].completed)
 
 
 def summary_table(title: str, summaries) -> Table:
@@ -34,10 +63,12 @@ def refresh(
     workers: int = typer.Option(2, "--workers", help="Local processes (or cluster workers) for the shard scan."),
 ) -> None:
     """Discover, fetch, parse, validate, dedup and decontaminate a year's papers."""
+    from flows import progress
     from flows.refresh import refresh_flow
     from flows.runners import prefect_server_for, task_runner
 
-    with FolderLock(data, "kmmlu refresh"), prefect_server_for(runner):  # type: ignore[arg-type]
+    with FolderLock(data, "kmmlu refresh"), prefect_server_for(runner), StageBars() as bars:  # type: ignore[arg-type]
+        progress.use(bars)
         flow = refresh_flow.with_options(task_runner=task_runner(runner, address, workers))  # type: ignore[arg-type]
         summaries = flow(year=year, licenses=licenses, catalog=str(catalog) if catalog else None,
                          web=[str(w) for w in web] if web else None, raw=str(raw), store=str(data),

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from curation.cli import app, console
-from curation.cli.refresh_cmd import summary_table
+from curation.cli.refresh_cmd import StageBars, summary_table
 from curation.lock import FolderLock
 
 
@@ -18,9 +18,11 @@ def sample(
     evaluate: bool = typer.Option(True, "--evaluate/--no-evaluate", help="Evaluate a tiny random model on CPU."),
 ) -> None:
     """Generate the sample papers, serve them, and run refresh, review push, release and evaluation on them."""
+    from flows import progress
     from flows.sample import sample_flow
 
-    with FolderLock(work, "kmmlu sample"):
+    with FolderLock(work, "kmmlu sample"), StageBars() as bars:
+        progress.use(bars)
         outputs = sample_flow(work=str(work), evaluate=evaluate)
     console.print(summary_table("sample run", outputs.summaries))
     where = Table(title="where the outputs are")
