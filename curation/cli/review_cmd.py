@@ -152,6 +152,21 @@ def apply(store: Path = STORE) -> None:
         console.print(f"not applied: {reject.item_id}: {reject.reason} ({reject.detail})")
 
 
+@review.command("round")
+def review_round(
+    project: str = PROJECT,
+    annotations: Path = typer.Option(Path("annotations"), "--annotations", help="Folder for pulled annotations."),
+    store: Path = STORE,
+    min_reviews: int = typer.Option(2, "--min-reviews", help="First-round reviews an item needs."),
+) -> None:
+    """Pull, adjudicate and apply in one go, through the Prefect `review` flow."""
+    from curation.cli.refresh_cmd import summary_table
+    from flows.review import review_flow
+
+    summaries = review_flow(project=project, store=str(store), annotations=str(annotations), min_reviews=min_reviews)
+    console.print(summary_table(f"review round: {project}", summaries))
+
+
 @review.command("status")
 def status(project: str = PROJECT) -> None:
     """Progress per annotator and per licence."""
