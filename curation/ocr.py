@@ -257,6 +257,12 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
             min(h, y0 + int(r[-1]) + 1 + pad) * scale,
         )
 
+    # A printed column separator (a rule over half the content's height) marks a gutter even on a sparse
+    # page, where a full-width title crosses more than its usual share of the inked rows.
+    rule_columns = [x for x in range(lo, hi) if vertical[top:bottom, x].sum() >= 0.5 * content_h]
+    if rule_columns and not any(g0 <= x < g1 for g0, g1 in gutters for x in rule_columns):
+        x = rule_columns[len(rule_columns) // 2]
+        gutters.append((x, x + 1))
     if not gutters:
         region = box(left, top, right, bottom)
         return [region] if region else []
@@ -708,6 +714,47 @@ def ocr_pages(path: str | Path, pages: Iterable[int] | None = None, config: OcrC
     return results
 
 
+_NUMBER_LIKE = re.compile(r"^([^\s가-힣ㄱ-ㅎ]{1,3})\.$")
+
+
+class QuestionNumbers:
+    """Repairs misread question numbers ("@." for "8.") from their sequence, page after page.
+
+    A question number is the first word of a line at the left edge of its column, ending in a full stop.
+    One that is not a number, between n above and n+2 below (or the last on its page, after n), is n+1.
+    Feed pages in order; the numbering carries across pages."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def repair(self, words: tuple[OcrWord, ...]) -> tuple[OcrWord, ...]:
+        lines: dict[int, list[int]] = {}
+        for i, w in enumerate(words):
+            lines.setdefault(w.line, []).append(i)
+        left: dict[int, float] = {}
+        for w in words:
+            left[w.block] = min(left.get(w.block, w.x0), w.x0)
+        slots: list[tuple[int, int | None]] = []  # word index, number (None: misread)
+        for indexes in lines.values():
+            first = words[indexes[0]]
+            if len(indexes) < 2 or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
+                continue
+            match = _NUMBER_LIKE.match(first.text)
+            if match:
+                value = match.group(1)
+                slots.append((indexes[0], int(value) if value.isdigit() else None))
+        out = list(words)
+        for k, (index, number) in enumerate(slots):
+            if number is not None:
+                self.last = number
+                continue
+            after = next((n for _, n in slots[k + 1 :] if n is not None), None)
+            if after is None or after == self.last + 2:
+                self.last += 1
+                out[index] = replace(words[index], text=f"{self.last}.", conf=min(words[index].conf, 50.0))
+        return tuple(out)
+
+
 def text_layer_words(page: pymupdf.Page) -> tuple[OcrWord, ...]:
     """Text-layer words of a page in the OCR word shape (confidence 100), for routes that mix both."""
     return tuple(
@@ -727,8 +774,3 @@ def document_words(path: str | Path, mode: OcrMode = "auto", config: OcrConfig =
         for result in ocr_pages(path, sorted(todo), config):
             words[result.page] = result.words
     return words
-
-
-def median_height(words: Iterable[OcrWord]) -> float:
-    heights = [w.y1 - w.y0 for w in words]
-    return statistics.median(heights) if heights else 0.0

@@ -57,13 +57,14 @@ class OcrWordSource:
         self.read = read
         self.low_confidence = low_confidence
         self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        self.numbers = ocr_mod.QuestionNumbers()
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
-        result = self.read(page)
-        self.pages[page.number] = result.words
+        words = self.numbers.repair(self.read(page).words)
+        self.pages[page.number] = words
         return [
             Word(w.x0, w.y0, w.x1, w.y1, w.text, max(1.0, w.y1 - w.y0), page.number, True, w.conf)
-            for w in result.words
+            for w in words
         ]
 
     def flag(self, item: Item) -> Item:

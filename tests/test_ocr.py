@@ -126,3 +126,23 @@ def test_ocr_matches_text_layer_on_a_rendered_page():
         read = "".join(w.text for w in result.words if region.x0 <= w.x0 and w.x1 <= region.x1 + 1 and region.y0 <= w.y0 and w.y1 <= region.y1 + 1)
         assert char_accuracy(read, text) >= 0.95
     assert result.markers == 40  # ①-⑤ of the 8 questions on the page, read from a 200 dpi raster
+
+
+@pytest.fixture
+def parse_routes():
+    return pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
+
+
+@needs_tesseract
+def test_physician_pages_give_items_through_the_parser(tmp_path, parse_routes):
+    # The cover and the first two question pages (Q1-Q16); the whole 22-page paper is bench/ocr.py's job.
+    part = tmp_path / "physician_p1-3.pdf"
+    with pymupdf.open(realdata_path(*PHYSICIAN)) as doc:
+        doc.select([0, 1, 2])
+        doc.save(part)
+    result = parse_routes.parse_any(part)[0]
+    assert result.route == "pdf-ocr" and result.ocr_pages == 3
+    assert [i.number for i in result.items] == list(range(1, 17))
+    assert all(len(i.options) == 5 for i in result.items)
+    assert result.items[0].options[0] == "장티푸스"
+    assert all(i.subject == "보건의약관계법규" for i in result.items)
