@@ -521,9 +521,11 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
                     block,
                 )
             )
-    tsv = run_tesseract(_png(gray), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    tsv = run_tesseract(_png(_erase_rules(gray, config.dpi)), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
+        if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
+            continue
         word = OcrWord(
             region.x0 + t.left * scale,
             region.y0 + t.top * scale,
@@ -598,9 +600,8 @@ _STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은"}
 
 
 def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
-    words = [replace(w, text=_STEM_WORDS[w.text]) if w.text in _STEM_WORDS else w for w in words]
     if len(words) < 2:
-        return words
+        return [_fix_stem_word(w) for w in words]
     height = statistics.median(w.y1 - w.y0 for w in words)
     out = [words[0]]
     for word in words[1:]:
@@ -621,6 +622,31 @@ def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
             )
         else:
             out.append(word)
+    return [_fix_stem_word(w) for w in out]
+
+
+def _fix_stem_word(word: OcrWord) -> OcrWord:
+    for wrong, right in _STEM_WORDS.items():
+        if word.text.startswith(wrong):
+            return replace(word, text=right + word.text[len(wrong) :])
+    return word
+
+
+_RULE_JUNK = re.compile(r"^[|_ㅣ｜]+$")
+
+
+def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
+    """The region without box borders and table rules (straight runs longer than 4 em across or 3 em
+    down at 10 pt): Tesseract drops text framed by them (a boxed subject heading) or reads them as junk."""
+    em = 10 * dpi / 72
+    ink = gray < 160
+    rules = ndimage.binary_opening(ink, structure=np.ones((1, int(4 * em)), bool))
+    rules |= ndimage.binary_opening(ink, structure=np.ones((int(3 * em), 1), bool))
+    if not rules.any():
+        return gray
+    rules = ndimage.binary_dilation(rules, structure=np.ones((3, 3), bool))
+    out = gray.copy()
+    out[rules] = 255
     return out
 
 
