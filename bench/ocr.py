@@ -1,6 +1,6 @@
 """OCR against the text layer of the same papers: character accuracy, item structure, pages per second.
 
-Each text-layer paper in ../shared/realdata/pdf is rendered to an image-only copy (grey raster, 200 dpi),
+Each text-layer question paper in ../shared/realdata/pdf is rendered to an image-only copy (grey raster, 200 dpi),
 read back by the OCR route, and compared with its own text layer:
 - character accuracy per page (edit distance, whitespace ignored), region by region so that both sides
   are in the same reading order;
@@ -43,6 +43,8 @@ def text_papers(only: list[str]) -> list[Path]:
     papers = []
     for path in sorted(REALDATA.glob("*.pdf")):
         if only and not any(s in path.name for s in only):
+            continue
+        if any(word in path.name for word in ("key", "answers")):  # answer keys are the key readers' bench
             continue
         try:
             with pymupdf.open(path) as doc:

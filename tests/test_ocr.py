@@ -125,7 +125,7 @@ def test_ocr_matches_text_layer_on_a_rendered_page():
     for region, text in zip(columns, truth):
         read = "".join(w.text for w in result.words if region.x0 <= w.x0 and w.x1 <= region.x1 + 1 and region.y0 <= w.y0 and w.y1 <= region.y1 + 1)
         # The text layer also holds a clipped header fragment ("짝수형 2022년도 상반기 간") that is not
-        # printed inside the column: 0.95 here is about 0.97 on the printed text.
+        # printed inside the column, so 0.94 here is about 0.97 on the printed text.
         assert char_accuracy(read, text) >= 0.94
     assert result.markers == 40  # ①-⑤ of the 8 questions on the page, read from a 200 dpi raster
 
