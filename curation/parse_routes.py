@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from functools import partial
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal
 
@@ -46,7 +46,6 @@ class RouteResult:
     rejects: list[Reject]
     parse: ParseResult | None = None
     ocr_pages: int = 0
-    low_confidence_pages: list[int] = field(default_factory=list)
 
 
 class OcrWordSource:
