@@ -73,8 +73,12 @@ def page_accuracy(paper: Path, pages: list[int], config: OcrConfig) -> tuple[flo
                 start = time.perf_counter()
                 result = ocr_page(scan[n], config)
                 ocr_s += time.perf_counter() - start
-                for block, truth in enumerate(truth_parts):
-                    read = "".join(w.text for w in result.words if w.block == block)
+                for region, truth in zip(regions, truth_parts):
+                    read = "".join(
+                        w.text
+                        for w in result.words
+                        if region.x0 <= (w.x0 + w.x1) / 2 <= region.x1 and region.y0 <= (w.y0 + w.y1) / 2 <= region.y1
+                    )
                     chars = len("".join(truth.split()))
                     weighted += char_accuracy(read, truth) * chars
                     total_chars += chars

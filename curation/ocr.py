@@ -208,7 +208,8 @@ def _split_rules(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink without long straight rules (column separators, boxes), which would hide a gutter, and the
     long vertical rules on their own."""
     h, w = ink.shape
-    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 8), 1), bool))
+    # Column separators can be drawn in pieces (one per question block): 5% of the page is a rule.
+    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 20), 1), bool))
     horizontal = ndimage.binary_opening(ink, structure=np.ones((1, max(3, w // 4)), bool))
     # Anti-aliased fringes of a rule are not text either.
     rules = ndimage.binary_dilation(vertical, structure=np.ones((1, 5), bool))
@@ -278,6 +279,10 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     else:  # the emptiest x of the gutter, away from hanging indents at its edges
         mid = min(range(g0, g1), key=lambda x: (round(float(crossing[x]), 2), abs(x - centre)))
     spanning = occ[:, mid - 1 : mid + 2].any(axis=1)
+    # Text crossing the gutter inks it for a glyph's height; a few rows are what is left of a rule joint.
+    for a, b in _runs(spanning):
+        if b - a < max(3, h // 250):
+            spanning[a:b] = False
     spanning = ndimage.binary_closing(spanning, structure=np.ones(max(3, h // 100), bool))
     spanning = ndimage.binary_dilation(spanning, structure=np.ones(3, bool))
     regions: list[Region] = []
