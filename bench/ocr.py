@@ -8,7 +8,7 @@ read back by the OCR route, and compared with its own text layer:
   ("structure identical"), and character accuracy of stems and options item by item;
 - pages per second of the OCR route, with the text-layer word extraction of the same pages as the peer.
 
-    python bench/ocr.py [--pages N] [--items] [--only SUBSTRING ...]
+    python bench/ocr.py [--pages N] [--skip N] [--items] [--only SUBSTRING ...]
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=0, help="pages per paper for character accuracy (0: all)")
+    parser.add_argument("--skip", type=int, default=1, help="pages skipped at the start (the cover)")
     parser.add_argument("--items", action="store_true", help="also parse whole papers and compare items (slow)")
     parser.add_argument("--only", nargs="*", default=[], help="papers whose names contain these strings")
     parser.add_argument("--dpi", type=int, default=OcrConfig.dpi)
@@ -135,7 +136,8 @@ def main() -> None:
     for paper in text_papers(args.only):
         with pymupdf.open(paper) as doc:
             count = doc.page_count
-        pages = list(range(count if not args.pages else min(args.pages, count)))
+        first = min(args.skip, max(0, count - 1))
+        pages = list(range(first, count if not args.pages else min(first + args.pages, count)))
         acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config)
         row = f"{paper.stem[:52]:52} {len(pages):5d} {chars:7d} {acc:8.4f} {len(pages) / ocr_s:8.3f} {len(pages) / max(text_s, 1e-9):9.1f}"
         totals[0] += len(pages)
