@@ -139,7 +139,7 @@ _LEADING = 14.0
 
 
 def typeset(text: HwpText, dest: Path) -> None:
-    """Lines into a one-column PDF with a text layer (MuPDF's built-in Korean font, one em per glyph)."""
+    """Lines into a one-column PDF with a text layer."""
     width = _CHARS_PER_LINE * _FONT_SIZE + 80
     height = 842.0
     lines: list[str] = []
@@ -153,13 +153,17 @@ def typeset(text: HwpText, dest: Path) -> None:
     # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
     top, bottom = 0.15 * height, 0.85 * height
     per_page = int((bottom - top) // _LEADING)
+    # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
+    font = pymupdf.Font("cjk")
     with pymupdf.open() as doc:
         for start in range(0, max(1, len(lines)), per_page):
             page = doc.new_page(width=width, height=height)
+            writer = pymupdf.TextWriter(page.rect)
             y = top + _FONT_SIZE
             for line in lines[start : start + per_page]:
-                page.insert_text((40, y), line, fontname="korea", fontsize=_FONT_SIZE)
+                writer.append((40, y), line, font=font, fontsize=_FONT_SIZE)
                 y += _LEADING
+            writer.write_text(page)
         doc.save(dest)
 
 
