@@ -36,7 +36,7 @@ from scipy import ndimage
 
 from curation.errors import CurationError, InputError
 
-OCR_VERSION = "tesseract-regions-rings-1"
+OCR_VERSION = "tesseract-regions-rings-2"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -84,6 +84,11 @@ class OcrConfig:
     # Korean alone: with "kor+eng" Tesseract swaps Hangul words it is unsure of for Latin junk ("ge 것은?"
     # for "옳은 것은?"); on a rendered 국시원 page that cost 5 points of character accuracy (0.885 vs 0.939).
     lang: str = "kor"
+    # A region read with less mean confidence than this is read again with Korean and English models, and
+    # each line keeps the reading Tesseract is surer of: English terms in parentheses, unreadable to the
+    # Korean model, are common in medical and IT papers.
+    second_lang: str | None = "kor+eng"
+    second_below: float = 88.0
     timeout_s: float = 180.0
     workers: int = 2
     # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
@@ -92,7 +97,8 @@ class OcrConfig:
 
     @property
     def fingerprint(self) -> str:
-        return f"{OCR_VERSION}_{self.lang}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
+        second = f"_then-{self.second_lang}-below{self.second_below:g}" if self.second_lang else ""
+        return f"{OCR_VERSION}_{self.lang}{second}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
 
 
 @dataclass(frozen=True)
@@ -526,7 +532,11 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
                     block,
                 )
             )
-    tsv = run_tesseract(_png(_erase_rules(gray, config.dpi)), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    png = _png(_erase_rules(gray, config.dpi))
+    tsv = run_tesseract(png, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    if config.second_lang and tsv and _tsv_confidence(tsv) < config.second_below:
+        other = run_tesseract(png, lang=config.second_lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+        tsv = _surer_lines(tsv, other)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
@@ -635,6 +645,31 @@ def _fix_stem_word(word: OcrWord) -> OcrWord:
         if word.text.startswith(wrong):
             return replace(word, text=right + word.text[len(wrong) :])
     return word
+
+
+def _tsv_confidence(words: list[TsvWord]) -> float:
+    weight = sum(len(w.text) for w in words)
+    return sum(w.conf * len(w.text) for w in words) / weight if weight else 0.0
+
+
+def _surer_lines(first: list[TsvWord], second: list[TsvWord]) -> list[TsvWord]:
+    """Line by line, the reading with the higher confidence; lines are matched by vertical overlap."""
+    def group(words: list[TsvWord]) -> list[list[TsvWord]]:
+        lines: dict[tuple[int, int, int], list[TsvWord]] = {}
+        for w in words:
+            lines.setdefault(w.key, []).append(w)
+        return list(lines.values())
+
+    others = [(min(w.top for w in ws), max(w.top + w.height for w in ws), ws) for ws in group(second)]
+    out: list[TsvWord] = []
+    for ws in group(first):
+        top, bottom = min(w.top for w in ws), max(w.top + w.height for w in ws)
+        match = [o for t, b, o in others if min(b, bottom) - max(t, top) > 0.5 * min(b - t, bottom - top)]
+        if len(match) == 1 and _tsv_confidence(match[0]) > _tsv_confidence(ws):
+            out.extend(match[0])
+        else:
+            out.extend(ws)
+    return out
 
 
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜]+$")
