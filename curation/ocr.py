@@ -307,12 +307,17 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     return regions
 
 
+# Regions smaller than this in both directions (points) are corners of frames, not text.
+MIN_REGION = 16.0
+
+
 def page_regions(page: pymupdf.Page) -> list[Region]:
     pix = page.get_pixmap(dpi=LAYOUT_DPI, colorspace=pymupdf.csGRAY, alpha=False)
     sx = page.rect.width / pix.width
     return [
         Region(r.x0 + page.rect.x0, r.y0 + page.rect.y0, r.x1 + page.rect.x0, r.y1 + page.rect.y0)
         for r in find_regions(_gray(pix), sx)
+        if r.x1 - r.x0 >= MIN_REGION or r.y1 - r.y0 >= MIN_REGION
     ]
 
 
@@ -541,6 +546,8 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
             continue
+        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(_is_hangul(c) for c in t.text):
+            continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
             region.x0 + t.left * scale,
             region.y0 + t.top * scale,
@@ -672,7 +679,8 @@ def _surer_lines(first: list[TsvWord], second: list[TsvWord]) -> list[TsvWord]:
     return out
 
 
-_RULE_JUNK = re.compile(r"^[|_ㅣ｜]+$")
+JUNK_CONFIDENCE = 40.0
+_RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
 
 
 def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
@@ -797,13 +805,15 @@ class QuestionNumbers:
         lines: dict[int, list[int]] = {}
         for i, w in enumerate(words):
             lines.setdefault(w.line, []).append(i)
-        left: dict[int, float] = {}
-        for w in words:
-            left[w.block] = min(left.get(w.block, w.x0), w.x0)
+        left: dict[int, float] = {}  # the column's left edge, from lines of text (not stray marks)
+        for indexes in lines.values():
+            if len(indexes) >= 3:
+                w = words[indexes[0]]
+                left[w.block] = min(left.get(w.block, w.x0), w.x0)
         slots: list[tuple[int, int | None]] = []  # word index, number (None: misread)
         for indexes in lines.values():
             first = words[indexes[0]]
-            if len(indexes) < 2 or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
+            if len(indexes) < 2 or first.block not in left or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
                 continue
             match = _NUMBER_LIKE.match(first.text)
             if match:
