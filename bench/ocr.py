@@ -99,12 +99,12 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
     except InputError:
         return None
     read = parse_pdf(paper, ocr="always", config=config)
-    by_number = {(i.subject, i.number): i for i in read.items}
+    by_number = dict(zip(_keys(read.items), read.items))
     same = 0
     weighted = 0.0
     chars = 0
-    for item in text.items:
-        other = by_number.get((item.subject, item.number))
+    for key, item in zip(_keys(text.items), text.items):
+        other = by_number.get(key)
         if other is None:
             continue
         if len(other.options) == len(item.options):
@@ -115,6 +115,17 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
         weighted += char_accuracy(got, truth) * n
         chars += n
     return len(text.items), same, (weighted / chars if chars else 0.0)
+
+
+def _keys(items) -> list[tuple[int, int]]:
+    """(number, how many earlier items had it): numbering restarts per subject in some papers, and OCR
+    may spell a subject heading differently, so items are matched by number and order."""
+    seen: dict[int, int] = {}
+    keys = []
+    for item in items:
+        keys.append((item.number, seen.get(item.number, 0)))
+        seen[item.number] = seen.get(item.number, 0) + 1
+    return keys
 
 
 def main() -> None:
