@@ -1,6 +1,6 @@
 """OCR against the text layer of the same papers: character accuracy, item structure, pages per second.
 
-Each text-layer paper in ../shared/realdata/pdf is rendered to an image-only copy (grey raster, 200 dpi),
+Each text-layer question paper in ../shared/realdata/pdf is rendered to an image-only copy (grey raster, 200 dpi),
 read back by the OCR route, and compared with its own text layer:
 - character accuracy per page (edit distance, whitespace ignored), region by region so that both sides
   are in the same reading order;
@@ -8,7 +8,7 @@ read back by the OCR route, and compared with its own text layer:
   ("structure identical"), and character accuracy of stems and options item by item;
 - pages per second of the OCR route, with the text-layer word extraction of the same pages as the peer.
 
-    python bench/ocr.py [--pages N] [--items] [--only SUBSTRING ...]
+    python bench/ocr.py [--pages N] [--skip N] [--items] [--only SUBSTRING ...]
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ def text_papers(only: list[str]) -> list[Path]:
     for path in sorted(REALDATA.glob("*.pdf")):
         if only and not any(s in path.name for s in only):
             continue
+        if any(word in path.name for word in ("key", "answers")):  # answer keys are the key readers' bench
+            continue
         try:
             with pymupdf.open(path) as doc:
                 usable = sum(text_layer_status(p).usable and text_layer_status(p).reason == "text" for p in doc)
@@ -71,8 +73,12 @@ def page_accuracy(paper: Path, pages: list[int], config: OcrConfig) -> tuple[flo
                 start = time.perf_counter()
                 result = ocr_page(scan[n], config)
                 ocr_s += time.perf_counter() - start
-                for block, truth in enumerate(truth_parts):
-                    read = "".join(w.text for w in result.words if w.block == block)
+                for region, truth in zip(regions, truth_parts):
+                    read = "".join(
+                        w.text
+                        for w in result.words
+                        if region.x0 <= (w.x0 + w.x1) / 2 <= region.x1 and region.y0 <= (w.y0 + w.y1) / 2 <= region.y1
+                    )
                     chars = len("".join(truth.split()))
                     weighted += char_accuracy(read, truth) * chars
                     total_chars += chars
@@ -93,12 +99,12 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
     except InputError:
         return None
     read = parse_pdf(paper, ocr="always", config=config)
-    by_number = {(i.subject, i.number): i for i in read.items}
+    by_number = dict(zip(_keys(read.items), read.items))
     same = 0
     weighted = 0.0
     chars = 0
-    for item in text.items:
-        other = by_number.get((item.subject, item.number))
+    for key, item in zip(_keys(text.items), text.items):
+        other = by_number.get(key)
         if other is None:
             continue
         if len(other.options) == len(item.options):
@@ -111,9 +117,21 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
     return len(text.items), same, (weighted / chars if chars else 0.0)
 
 
+def _keys(items) -> list[tuple[int, int]]:
+    """(number, how many earlier items had it): numbering restarts per subject in some papers, and OCR
+    may spell a subject heading differently, so items are matched by number and order."""
+    seen: dict[int, int] = {}
+    keys = []
+    for item in items:
+        keys.append((item.number, seen.get(item.number, 0)))
+        seen[item.number] = seen.get(item.number, 0) + 1
+    return keys
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=0, help="pages per paper for character accuracy (0: all)")
+    parser.add_argument("--skip", type=int, default=1, help="pages skipped at the start (the cover)")
     parser.add_argument("--items", action="store_true", help="also parse whole papers and compare items (slow)")
     parser.add_argument("--only", nargs="*", default=[], help="papers whose names contain these strings")
     parser.add_argument("--dpi", type=int, default=OcrConfig.dpi)
@@ -129,7 +147,8 @@ def main() -> None:
     for paper in text_papers(args.only):
         with pymupdf.open(paper) as doc:
             count = doc.page_count
-        pages = list(range(count if not args.pages else min(args.pages, count)))
+        first = min(args.skip, max(0, count - 1))
+        pages = list(range(first, count if not args.pages else min(first + args.pages, count)))
         acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config)
         row = f"{paper.stem[:52]:52} {len(pages):5d} {chars:7d} {acc:8.4f} {len(pages) / ocr_s:8.3f} {len(pages) / max(text_s, 1e-9):9.1f}"
         totals[0] += len(pages)

@@ -36,7 +36,7 @@ from scipy import ndimage
 
 from curation.errors import CurationError, InputError
 
-OCR_VERSION = "tesseract-regions-rings-1"
+OCR_VERSION = "tesseract-regions-rings-2"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -84,6 +84,11 @@ class OcrConfig:
     # Korean alone: with "kor+eng" Tesseract swaps Hangul words it is unsure of for Latin junk ("ge 것은?"
     # for "옳은 것은?"); on a rendered 국시원 page that cost 5 points of character accuracy (0.885 vs 0.939).
     lang: str = "kor"
+    # A region read with less mean confidence than this is read again with Korean and English models, and
+    # each line keeps the reading Tesseract is surer of: English terms in parentheses, unreadable to the
+    # Korean model, are common in medical and IT papers.
+    second_lang: str | None = "kor+eng"
+    second_below: float = 88.0
     timeout_s: float = 180.0
     workers: int = 2
     # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
@@ -92,7 +97,8 @@ class OcrConfig:
 
     @property
     def fingerprint(self) -> str:
-        return f"{OCR_VERSION}_{self.lang}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
+        second = f"_then-{self.second_lang}-below{self.second_below:g}" if self.second_lang else ""
+        return f"{OCR_VERSION}_{self.lang}{second}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
 
 
 @dataclass(frozen=True)
@@ -208,7 +214,8 @@ def _split_rules(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink without long straight rules (column separators, boxes), which would hide a gutter, and the
     long vertical rules on their own."""
     h, w = ink.shape
-    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 8), 1), bool))
+    # Column separators can be drawn in pieces (one per question block): 5% of the page is a rule.
+    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 20), 1), bool))
     horizontal = ndimage.binary_opening(ink, structure=np.ones((1, max(3, w // 4)), bool))
     # Anti-aliased fringes of a rule are not text either.
     rules = ndimage.binary_dilation(vertical, structure=np.ones((1, 5), bool))
@@ -257,6 +264,12 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
             min(h, y0 + int(r[-1]) + 1 + pad) * scale,
         )
 
+    # A printed column separator (a rule over half the content's height) marks a gutter even on a sparse
+    # page, where a full-width title crosses more than its usual share of the inked rows.
+    rule_columns = [x for x in range(lo, hi) if vertical[top:bottom, x].sum() >= 0.5 * content_h]
+    if rule_columns and not any(g0 <= x < g1 for g0, g1 in gutters for x in rule_columns):
+        x = rule_columns[len(rule_columns) // 2]
+        gutters.append((x, x + 1))
     if not gutters:
         region = box(left, top, right, bottom)
         return [region] if region else []
@@ -272,6 +285,10 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     else:  # the emptiest x of the gutter, away from hanging indents at its edges
         mid = min(range(g0, g1), key=lambda x: (round(float(crossing[x]), 2), abs(x - centre)))
     spanning = occ[:, mid - 1 : mid + 2].any(axis=1)
+    # Text crossing the gutter inks it for a glyph's height; a few rows are what is left of a rule joint.
+    for a, b in _runs(spanning):
+        if b - a < max(3, h // 250):
+            spanning[a:b] = False
     spanning = ndimage.binary_closing(spanning, structure=np.ones(max(3, h // 100), bool))
     spanning = ndimage.binary_dilation(spanning, structure=np.ones(3, bool))
     regions: list[Region] = []
@@ -290,12 +307,17 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     return regions
 
 
+# Regions smaller than this in both directions (points) are corners of frames, not text.
+MIN_REGION = 16.0
+
+
 def page_regions(page: pymupdf.Page) -> list[Region]:
     pix = page.get_pixmap(dpi=LAYOUT_DPI, colorspace=pymupdf.csGRAY, alpha=False)
     sx = page.rect.width / pix.width
     return [
         Region(r.x0 + page.rect.x0, r.y0 + page.rect.y0, r.x1 + page.rect.x0, r.y1 + page.rect.y0)
         for r in find_regions(_gray(pix), sx)
+        if r.x1 - r.x0 >= MIN_REGION or r.y1 - r.y0 >= MIN_REGION
     ]
 
 
@@ -515,9 +537,17 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
                     block,
                 )
             )
-    tsv = run_tesseract(_png(gray), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    png = _png(_erase_rules(gray, config.dpi))
+    tsv = run_tesseract(png, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    if config.second_lang and tsv and _tsv_confidence(tsv) < config.second_below:
+        other = run_tesseract(png, lang=config.second_lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+        tsv = _surer_lines(tsv, other)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
+        if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
+            continue
+        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(_is_hangul(c) for c in t.text):
+            continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
             region.x0 + t.left * scale,
             region.y0 + t.top * scale,
@@ -592,9 +622,8 @@ _STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은"}
 
 
 def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
-    words = [replace(w, text=_STEM_WORDS[w.text]) if w.text in _STEM_WORDS else w for w in words]
     if len(words) < 2:
-        return words
+        return [_fix_stem_word(w) for w in words]
     height = statistics.median(w.y1 - w.y0 for w in words)
     out = [words[0]]
     for word in words[1:]:
@@ -615,6 +644,57 @@ def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
             )
         else:
             out.append(word)
+    return [_fix_stem_word(w) for w in out]
+
+
+def _fix_stem_word(word: OcrWord) -> OcrWord:
+    for wrong, right in _STEM_WORDS.items():
+        if word.text.startswith(wrong):
+            return replace(word, text=right + word.text[len(wrong) :])
+    return word
+
+
+def _tsv_confidence(words: list[TsvWord]) -> float:
+    weight = sum(len(w.text) for w in words)
+    return sum(w.conf * len(w.text) for w in words) / weight if weight else 0.0
+
+
+def _surer_lines(first: list[TsvWord], second: list[TsvWord]) -> list[TsvWord]:
+    """Line by line, the reading with the higher confidence; lines are matched by vertical overlap."""
+    def group(words: list[TsvWord]) -> list[list[TsvWord]]:
+        lines: dict[tuple[int, int, int], list[TsvWord]] = {}
+        for w in words:
+            lines.setdefault(w.key, []).append(w)
+        return list(lines.values())
+
+    others = [(min(w.top for w in ws), max(w.top + w.height for w in ws), ws) for ws in group(second)]
+    out: list[TsvWord] = []
+    for ws in group(first):
+        top, bottom = min(w.top for w in ws), max(w.top + w.height for w in ws)
+        match = [o for t, b, o in others if min(b, bottom) - max(t, top) > 0.5 * min(b - t, bottom - top)]
+        if len(match) == 1 and _tsv_confidence(match[0]) > _tsv_confidence(ws):
+            out.extend(match[0])
+        else:
+            out.extend(ws)
+    return out
+
+
+JUNK_CONFIDENCE = 40.0
+_RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
+
+
+def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
+    """The region without box borders and table rules (straight runs longer than 4 em across or 3 em
+    down at 10 pt): Tesseract drops text framed by them (a boxed subject heading) or reads them as junk."""
+    em = 10 * dpi / 72
+    ink = gray < 160
+    rules = ndimage.binary_opening(ink, structure=np.ones((1, int(4 * em)), bool))
+    rules |= ndimage.binary_opening(ink, structure=np.ones((int(3 * em), 1), bool))
+    if not rules.any():
+        return gray
+    rules = ndimage.binary_dilation(rules, structure=np.ones((3, 3), bool))
+    out = gray.copy()
+    out[rules] = 255
     return out
 
 
@@ -708,6 +788,49 @@ def ocr_pages(path: str | Path, pages: Iterable[int] | None = None, config: OcrC
     return results
 
 
+_NUMBER_LIKE = re.compile(r"^([^\s가-힣ㄱ-ㅎ]{1,3})\.$")
+
+
+class QuestionNumbers:
+    """Repairs misread question numbers ("@." for "8.") from their sequence, page after page.
+
+    A question number is the first word of a line at the left edge of its column, ending in a full stop.
+    One that is not a number, between n above and n+2 below (or the last on its page, after n), is n+1.
+    Feed pages in order; the numbering carries across pages."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def repair(self, words: tuple[OcrWord, ...]) -> tuple[OcrWord, ...]:
+        lines: dict[int, list[int]] = {}
+        for i, w in enumerate(words):
+            lines.setdefault(w.line, []).append(i)
+        left: dict[int, float] = {}  # the column's left edge, from lines of text (not stray marks)
+        for indexes in lines.values():
+            if len(indexes) >= 3:
+                w = words[indexes[0]]
+                left[w.block] = min(left.get(w.block, w.x0), w.x0)
+        slots: list[tuple[int, int | None]] = []  # word index, number (None: misread)
+        for indexes in lines.values():
+            first = words[indexes[0]]
+            if len(indexes) < 2 or first.block not in left or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
+                continue
+            match = _NUMBER_LIKE.match(first.text)
+            if match:
+                value = match.group(1)
+                slots.append((indexes[0], int(value) if value.isdigit() else None))
+        out = list(words)
+        for k, (index, number) in enumerate(slots):
+            if number is not None:
+                self.last = number
+                continue
+            after = next((n for _, n in slots[k + 1 :] if n is not None), None)
+            if after is None or after == self.last + 2:
+                self.last += 1
+                out[index] = replace(words[index], text=f"{self.last}.", conf=min(words[index].conf, 50.0))
+        return tuple(out)
+
+
 def text_layer_words(page: pymupdf.Page) -> tuple[OcrWord, ...]:
     """Text-layer words of a page in the OCR word shape (confidence 100), for routes that mix both."""
     return tuple(
@@ -727,8 +850,3 @@ def document_words(path: str | Path, mode: OcrMode = "auto", config: OcrConfig =
         for result in ocr_pages(path, sorted(todo), config):
             words[result.page] = result.words
     return words
-
-
-def median_height(words: Iterable[OcrWord]) -> float:
-    heights = [w.y1 - w.y0 for w in words]
-    return statistics.median(heights) if heights else 0.0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from functools import partial
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal
 
@@ -46,7 +46,6 @@ class RouteResult:
     rejects: list[Reject]
     parse: ParseResult | None = None
     ocr_pages: int = 0
-    low_confidence_pages: list[int] = field(default_factory=list)
 
 
 class OcrWordSource:
@@ -57,13 +56,14 @@ class OcrWordSource:
         self.read = read
         self.low_confidence = low_confidence
         self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        self.numbers = ocr_mod.QuestionNumbers()
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
-        result = self.read(page)
-        self.pages[page.number] = result.words
+        words = self.numbers.repair(self.read(page).words)
+        self.pages[page.number] = words
         return [
             Word(w.x0, w.y0, w.x1, w.y1, w.text, max(1.0, w.y1 - w.y0), page.number, True, w.conf)
-            for w in result.words
+            for w in words
         ]
 
     def flag(self, item: Item) -> Item:
@@ -139,7 +139,7 @@ _LEADING = 14.0
 
 
 def typeset(text: HwpText, dest: Path) -> None:
-    """Lines into a one-column PDF with a text layer (MuPDF's built-in Korean font, one em per glyph)."""
+    """Lines into a one-column PDF with a text layer."""
     width = _CHARS_PER_LINE * _FONT_SIZE + 80
     height = 842.0
     lines: list[str] = []
@@ -153,13 +153,17 @@ def typeset(text: HwpText, dest: Path) -> None:
     # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
     top, bottom = 0.15 * height, 0.85 * height
     per_page = int((bottom - top) // _LEADING)
+    # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
+    font = pymupdf.Font("cjk")
     with pymupdf.open() as doc:
         for start in range(0, max(1, len(lines)), per_page):
             page = doc.new_page(width=width, height=height)
+            writer = pymupdf.TextWriter(page.rect)
             y = top + _FONT_SIZE
             for line in lines[start : start + per_page]:
-                page.insert_text((40, y), line, fontname="korea", fontsize=_FONT_SIZE)
+                writer.append((40, y), line, font=font, fontsize=_FONT_SIZE)
                 y += _LEADING
+            writer.write_text(page)
         doc.save(dest)
 
 

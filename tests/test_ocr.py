@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pymupdf
 import pytest
 
@@ -70,21 +69,27 @@ def test_which_pages_need_ocr(realdata):
 
 
 @pytest.mark.parametrize(
-    "parts, page, columns",
+    "parts, page, gutter",
     [
-        (PHYSICIAN, 1, [(75, 410), (435, 766)]),  # ruled gutter, title across both columns
-        (("pdf", "nurseaide_2023H2_odd_q__MISNAMED_upstream.pdf"), 3, [(81, 410), (432, 759)]),
-        (("pdf", "healthex_2020_s1_A_q.pdf"), 3, [(40, 290), (305, 556)]),  # no rule, hanging indents
-        (("pdf", "damageadj_2022_r8_1st_A_q.pdf"), 3, [(46, 550)]),  # one column
-        (("pdf", "swc1_2021_r19_s1_B_q.pdf"), 3, [(47, 550)]),  # one column, options two to a row
+        (PHYSICIAN, 1, (410, 436)),  # ruled gutter, title across both columns
+        (PHYSICIAN, 12, (410, 436)),  # a sparse page: two questions with withheld figures
+        (("pdf", "nurseaide_2023H2_odd_q__MISNAMED_upstream.pdf"), 3, (407, 432)),
+        (("pdf", "healthex_2020_s1_A_q.pdf"), 3, (290, 305)),  # no rule, hanging indents
+        (("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"), 3, (355, 385)),  # rule drawn in pieces
+        (("pdf", "damageadj_2022_r8_1st_A_q.pdf"), 3, None),  # one column
+        (("pdf", "swc1_2021_r19_s1_B_q.pdf"), 3, None),  # one column, options two to a row
     ],
 )
-def test_column_regions(parts, page, columns):
+def test_column_regions(parts, page, gutter):
     with pymupdf.open(realdata_path(*parts)) as doc:
         regions = page_regions(doc[page])
     tall = [r for r in regions if r.y1 - r.y0 > 300]
-    found = [v for r in tall for v in (r.x0, r.x1)]
-    assert found == pytest.approx([v for c in columns for v in c], abs=3)
+    if gutter is None:
+        assert len(tall) == 1
+        return
+    left, right = tall
+    assert gutter[0] - 5 <= (left.x1 + right.x0) / 2 <= gutter[1] + 5
+    assert left.x0 < gutter[0] < right.x1
 
 
 @needs_tesseract
@@ -124,5 +129,29 @@ def test_ocr_matches_text_layer_on_a_rendered_page():
             result = ocr_page(new, OcrConfig())
     for region, text in zip(columns, truth):
         read = "".join(w.text for w in result.words if region.x0 <= w.x0 and w.x1 <= region.x1 + 1 and region.y0 <= w.y0 and w.y1 <= region.y1 + 1)
-        assert char_accuracy(read, text) >= 0.95
-    assert result.markers == 40  # ①-⑤ of the 8 questions on the page, read from a 200 dpi raster
+        # The text layer also holds a clipped header fragment ("짝수형 2022년도 상반기 간") that is not
+        # printed inside the column, so 0.94 here is about 0.97 on the printed text.
+        assert char_accuracy(read, text) >= 0.94
+    assert result.markers == 60  # ①-⑤ of the 12 questions on the page, read from a 200 dpi raster
+
+
+@pytest.fixture
+def parse_routes():
+    return pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
+
+
+@needs_tesseract
+def test_physician_pages_give_items_through_the_parser(tmp_path, parse_routes):
+    # The cover and the first two question pages (Q1-Q16); the whole 22-page paper is bench/ocr.py's job.
+    part = tmp_path / "physician_p1-3.pdf"
+    with pymupdf.open(realdata_path(*PHYSICIAN)) as doc:
+        doc.select([0, 1, 2])
+        doc.save(part)
+    result = parse_routes.parse_any(part)[0]
+    assert result.route == "pdf-ocr" and result.ocr_pages == 3
+    assert [i.number for i in result.items] == list(range(1, 17))
+    assert all(len(i.options) == 5 for i in result.items)
+    assert result.items[0].options[0] == "장티푸스"
+    # The heading is boxed: a stroke of the box can survive as a trailing syllable ("보건의약관계법규 그").
+    # (Known shortfall: the boxed page number "1/21" is read with junk and taken as the next heading.)
+    assert all(i.subject.startswith("보건의약관계법규") for i in result.items[:8])

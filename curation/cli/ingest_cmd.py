@@ -23,6 +23,7 @@ def ingest_cmd(
     url: Optional[str] = typer.Option(None, "--ocr-url", help="OpenAI-compatible base URL for --ocr-engine vlm."),
     model: Optional[str] = typer.Option(None, "--ocr-model", help="Vision model name for --ocr-engine vlm."),
     dpi: int = typer.Option(OcrConfig.dpi, "--ocr-dpi", help="Render resolution for Tesseract."),
+    lang: str = typer.Option(OcrConfig.lang, "--ocr-lang", help="Tesseract models, e.g. kor+eng for English-heavy papers."),
 ) -> None:
     """Parse a paper whatever its format into DIR/items.jsonl and DIR/rejects.jsonl."""
     if ocr not in ("never", "auto", "always"):
@@ -40,7 +41,7 @@ def ingest_cmd(
         from curation.parse_routes import parse_any
     except ImportError as exc:
         raise InputError(f"the parser is not installed in this checkout ({exc})") from exc
-    results = parse_any(path, ocr=ocr, config=OcrConfig(dpi=dpi), vlm=vlm)
+    results = parse_any(path, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm)
     table = Table(title=f"{path.name}: {len(results)} paper(s)")
     for column in ("paper", "route", "items", "OCR pages", "low confidence", "rejects", "written"):
         table.add_column(column)
