@@ -256,6 +256,8 @@ def test_flags():
     assert flags == {"answer_leaked"} and answer == (1,)
     flags, _ = item_flags("(cid:12) 문제", ("a", "b", "c", "d"), 4, None, Evidence(False, False))
     assert flags == {"broken_glyph"}
+    flags, _ = item_flags("문\x00제", ("a", "b", "c", "d"), 4, None, Evidence(False, False))
+    assert flags == {"broken_glyph"}, "a glyph without a Unicode mapping extracted as NUL"
 
 
 @pytest.mark.parametrize(

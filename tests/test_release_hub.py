@@ -80,6 +80,15 @@ class FakeHub:
         self.server.server_close()
 
 
+@pytest.fixture(autouse=True)
+def online_to_the_local_hub(monkeypatch):
+    """The hub here is a local server: lift the suite's HF_HUB_OFFLINE for these tests (and their children)."""
+    import huggingface_hub.constants
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+
+
 @pytest.fixture
 def hub():
     server = FakeHub()
