@@ -29,7 +29,7 @@ def _root() -> None:
     """kmmlu: the KMMLU-Pro curation pipeline."""
 
 # Each module registers its commands on ``app`` when imported.
-from curation.cli import batch_cmd, catalog_cmd, dedup_cmd, eval_cmd, fetch_cmd, ingest_cmd, keys_cmd, parse_cmd, redux_cmd, refresh_cmd, release_cmd, review_cmd, sample_cmd  # noqa: E402,F401
+from curation.cli import batch_cmd, catalog_cmd, dedup_cmd, eval_cmd, fetch_cmd, keys_cmd, parse_cmd, redux_cmd, refresh_cmd, release_cmd, review_cmd, sample_cmd  # noqa: E402,F401
 
 
 def main() -> None:

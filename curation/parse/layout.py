@@ -69,8 +69,9 @@ def find_gutter(words: Sequence[Word], width: float, height: float) -> float | N
     gutter = (best[0] + best[1]) / 2
     left = sum(1 for w in body if w.x1 <= gutter)
     right = sum(1 for w in body if w.x0 >= gutter)
-    # Both sides must hold real text.
-    if min(left, right) < 0.15 * len(body):
+    # Both sides must hold some text; a sparse side is real (a 국시원 page whose right column holds only two
+    # withheld items), so only a side with next to nothing is not a column.
+    if min(left, right) < 0.02 * len(body):
         return None
     return gutter
 

@@ -176,7 +176,7 @@ def _read_words(
     if blank > doc.page_count / 2:
         raise InputError(
             f"{path}: {blank} of {doc.page_count} pages have no text layer (glyphs drawn as outlines or a "
-            f"scan) and this parse has no OCR; read it with OCR (`kmmlu ingest PAPER --ocr auto`, Tesseract "
+            f"scan) and this parse has no OCR; read it with OCR (`kmmlu parse PAPER --ocr auto`, Tesseract "
             f"with its Korean model)"
         )
     return pages, figures, ocr_pages
