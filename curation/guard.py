@@ -88,7 +88,10 @@ def check_pdf_limits(path: str | Path, limits: Limits = Limits()) -> int:
                 "an exam paper has tens of pages: check the file, or raise the limit if it is one"
             )
         for index in range(pages):
-            page = doc[index]
+            try:
+                page = doc[index]
+            except Exception as exc:  # MuPDF raises its own error types for a damaged page tree
+                raise InputError(f"{path}, page {index + 1}: damaged PDF page ({exc}); download the paper again") from exc
             width, height = page.rect.width, page.rect.height
             if max(width, height) > limits.max_page_side_pt:
                 raise InputError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
@@ -83,6 +84,17 @@ def _parse_marker(description: str | None) -> dict[str, Any] | None:
     return None
 
 
+def _fetch_token(http: httpx.Client, attempts: int = 5) -> str:
+    """The logged-in user's API token; a busy SQLite server answers 500 now and then, so ask again."""
+    response = http.get("/api/current-user/token")
+    for attempt in range(1, attempts):
+        if response.status_code < 500:
+            break
+        time.sleep(attempt)
+        response = http.get("/api/current-user/token")
+    return response.raise_for_status().json()["token"]
+
+
 class ReviewClient:
     def __init__(self, url: str, token: str, timeout: float = 300.0) -> None:
         self.url = url.rstrip("/")
@@ -105,7 +117,7 @@ class ReviewClient:
                 )
                 if response.status_code != 302:
                     raise ServerError(f"Label Studio at {url}: login as {email} failed (wrong password?)")
-                token = http.get("/api/current-user/token").raise_for_status().json()["token"]
+                token = _fetch_token(http)
         except httpx.HTTPError as exc:
             raise ServerError(f"Label Studio at {url}: logging in as {email} failed ({type(exc).__name__})") from exc
         return cls(url, token)
