@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from curation import filetype
 from curation.errors import FetchError, InputError
+from curation.io import sha256_file
 
 USER_AGENT = "kmmlu-pro-fetcher/1 (+exam benchmark curation; contact via project README)"
 ACCEPTED_KINDS = frozenset({"pdf", "zip", "ole", "csv", "json", "png", "jpeg"})
@@ -159,7 +160,7 @@ class RawStore:
         with self._lock, _file_lock(self.root / ".manifest.lock"):
             target = folder / name
             if target.exists():
-                if _sha256_file(target) == entry_fields["sha256"]:
+                if sha256_file(target) == entry_fields["sha256"]:
                     tmp.unlink(missing_ok=True)
                 else:
                     stem, dot, ext = name.rpartition(".")
@@ -336,7 +337,7 @@ class Fetcher:
         expected_ext = filetype.KIND_EXTENSIONS.get(kind)
         if expected_ext and "." not in name:
             name += expected_ext
-        digest = _sha256_file(partial)
+        digest = sha256_file(partial)
         fields = dict(
             url=url,
             sha256=digest,
@@ -378,14 +379,6 @@ def _expected_total(response: httpx.Response, offset: int) -> int | None:
     if length is not None and "content-encoding" not in response.headers:
         return offset + int(length)
     return None
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class _file_lock:

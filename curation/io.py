@@ -7,6 +7,7 @@ either the old file or the new one, never half of one.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
@@ -42,6 +43,14 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def write_jsonl(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:

@@ -17,7 +17,8 @@ from evalsupport import sample_release, tiny_causal_lm
 from typer.testing import CliRunner
 
 from curation.cli import app
-from curation.evaluate.dataset import file_sha256, load_release
+from curation.evaluate.dataset import load_release
+from curation.io import sha256_file
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -62,7 +63,7 @@ def test_hf_backend_end_to_end(release: Path, tiny_model: Path, tmp_path: Path) 
     run = json.loads((out / "run.json").read_text())
     assert run["model"] == str(model) and run["backend"] == "hf" and run["seed"] == 7
     assert run["prompt_id"] == "zs-cot-v1-ko" and run["scoring_version"] and run["extract_version"]
-    assert run["manifest_sha256"] == file_sha256(release / "manifest.json")
+    assert run["manifest_sha256"] == sha256_file(release / "manifest.json")
     assert "device=cpu dtype=float32 batch_size=4" == run["backend_detail"]
     predictions = read_jsonl(out / "predictions.jsonl")
     assert len(predictions) == 12 and all(isinstance(p["response"], str) for p in predictions)

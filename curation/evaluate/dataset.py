@@ -6,7 +6,6 @@ of the manifest file, which pins the exact release it was computed on.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from pydantic import ValidationError
 
 from curation.errors import InputError
 from curation.item import Item
+from curation.io import sha256_file
 
 
 @dataclass(frozen=True)
@@ -26,14 +26,6 @@ class Release:
 
     def by_id(self) -> dict[str, Item]:
         return {item.id: item for item in self.items}
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def load_release(path: str | Path) -> Release:
@@ -61,4 +53,4 @@ def load_release(path: str | Path) -> Release:
                 raise InputError(f"{file}: row {row_no}: item id {item.id} appears twice in the release")
             seen.add(item.id)
             items.append(item)
-    return Release(path=root, name=root.name, manifest_sha256=file_sha256(manifest), items=tuple(items))
+    return Release(path=root, name=root.name, manifest_sha256=sha256_file(manifest), items=tuple(items))

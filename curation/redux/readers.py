@@ -20,7 +20,6 @@ silently.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from curation.catalog import Catalog, load_catalog
 from curation.errors import InputError
 from curation.item import Item
 from curation.rejects import Reject
+from curation.io import sha256_file
 
 READER_VERSION = "redux-read-1"
 STAGE = "redux-read"
@@ -97,14 +97,6 @@ def make_redux_id(subject: str, split: str, row: int, file_tag: str | None = Non
         pieces.append(file_tag)
     pieces.append(f"{row:05d}")
     return "-".join(pieces)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -211,7 +203,7 @@ def _origin(path: Path, split: str | None, subject: str | None, file_tag: str | 
             f"{path}: the name says no split (train, dev or test); rename it like KMMLU's files "
             "(Criminal-Law-test.csv)"
         )
-    return _Origin(path=path, sha256=_sha256(path) if path.is_file() else None, split=split, subject=subject,
+    return _Origin(path=path, sha256=sha256_file(path) if path.is_file() else None, split=split, subject=subject,
                    file_tag=file_tag)
 
 

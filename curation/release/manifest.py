@@ -7,14 +7,13 @@ is ``created_at``: compare two manifests with ``comparable()`` to ignore it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.io import atomic_write
+from curation.io import atomic_write, sha256_file
 
 MANIFEST = "manifest.json"
 RELEASE_FORMAT = "1"
@@ -67,14 +66,6 @@ class Manifest(_Frozen):
         data = self.model_dump(mode="json")
         data.pop(TIMESTAMP_FIELD)
         return data
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def file_entries(release_dir: Path) -> tuple[FileEntry, ...]:

@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 from pydantic import ValidationError
 
 from curation.release.cut import RELEASE_SCHEMA
-from curation.release.manifest import MANIFEST, read_manifest, sha256_file
+from curation.io import sha256_file
+from curation.release.manifest import MANIFEST, read_manifest
 
 
 @dataclass(frozen=True)
