@@ -31,6 +31,10 @@ from curation.parse.paper import PARSER_VERSION
 from curation.parse_routes import parse_any
 from curation.keys import read_key
 from curation.rejects import Reject
+from curation.review.client import ReviewClient
+from curation.review.plan import Annotator
+from curation.review.push import push
+from curation.review.server import load_credentials, server_url
 from flows import progress
 from flows.caching import CACHED, CACHED_WITH_OUTPUTS
 from flows.summary import StageSummary, publish
@@ -93,6 +97,18 @@ def shard_version(url: str) -> str:
     return str(info.get("ETag") or info.get("etag") or f"{info.get('size')}-{info.get('mtime') or info.get('LastModified')}")
 
 
+@task(name="review-push", retries=2, retry_delay_seconds=10)
+def review_push_task(store: str, project: str, annotators: list[Annotator] | None, overlap: int) -> dict[str, int]:
+    """Every paper's items to the Label Studio at KMMLU_LS_URL (idempotent: tasks already there are kept)."""
+    client = ReviewClient(server_url(), load_credentials().token)
+    imported = present = 0
+    for items_file in sorted(Path(store).glob("items/*/*/*/items.jsonl")):
+        report = push(client, read_items(items_file), project, Path(store), items_file.parent, annotators, overlap)
+        imported += report.tasks_imported
+        present += report.tasks_present
+    return {"imported": imported, "present": present}
+
+
 def _paper_dir(store: Path, entry: ManifestEntry) -> Path:
     return store / "items" / (entry.license or "_unsorted") / str(entry.year or "_unknown") / Path(entry.path).stem
 
@@ -107,7 +123,9 @@ def store_items(store: Path) -> list[Item]:
 @flow(name="refresh", log_prints=True)
 def refresh_flow(year: int | None = None, licenses: list[str] | None = None, catalog: str | None = None, web: list[str] | None = None,
                  raw: str = "raw", store: str = "data", distributed: bool = False,
-                 workers: int = 2) -> list[StageSummary]:
+                 workers: int = 2, review_project: str | None = None, annotators: list[Annotator] | None = None,
+                 overlap: int = 2) -> list[StageSummary]:
+    """``review_project``: push the items to review in Label Studio (KMMLU_LS_URL) under that name."""
     year = year or datetime.now(ZoneInfo("Asia/Seoul")).year  # a scheduled run refreshes its own year
     cat = load_catalog(catalog)
     codes = licenses or [lic.code for lic in cat.kmmlu_pro]
@@ -199,6 +217,11 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
         summaries.append(StageSummary.of("decontam", found_in=len(items), out=len(items) - contaminated,
                                          rejected={"contaminated": contaminated} if contaminated else {},
                                          notes=f"{sum(1 for r in rows if r.source_overlap)} source overlaps; {params.fingerprint()}"))
+    if review_project:
+        pushed = review_push_task(store, review_project, annotators, overlap)
+        summaries.append(StageSummary.of("review push", found_in=len(items), out=len(items),
+                                         notes=f"{pushed['imported']} tasks imported, {pushed['present']} already there; "
+                                               f"overlap {overlap}"))
     publish("refresh", summaries)
     return summaries
 

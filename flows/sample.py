@@ -8,17 +8,15 @@ A second run repeats no download, parse or scan and leaves the release files as 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from prefect import flow, task
 
 from curation.evaluate.random_model import build_random_lm
-from curation.io import read_items
-from curation.review.client import ReviewClient
 from curation.review.plan import Annotator
-from curation.review.push import push
-from curation.review.server import LabelStudioServer, load_credentials, secrets_path
+from curation.review.server import ENV_URL, LabelStudioServer, load_credentials, secrets_path
 from curation.sample import build_sample
 from curation.sample.site import SampleServer, write_sample_catalog
 from flows.evaluate import evaluate_flow
@@ -34,24 +32,16 @@ SAMPLE_REVIEW = "kmmlu-pro-sample"
 SAMPLE_REVIEWERS = tuple(Annotator(name=f"검토자 {n}", email=f"reviewer{n}@kmmlu.local") for n in range(1, 5))
 
 
-@task(name="review-push", retries=1, retry_delay_seconds=10)
-def review_push_task(store: str, work: str, port: int) -> dict[str, str]:
-    """Push every parsed item to a local Label Studio, started here and left running for reviewers (its
-    process group id goes into WORK/labelstudio.pid for `make stop`); a running one is reused."""
+@task(name="label-studio")
+def label_studio_task(store: str, work: str, port: int) -> dict[str, str]:
+    """A local Label Studio for the sample's reviewers, started here and left running (its process group id
+    goes into WORK/labelstudio.pid for `make stop`); a running one is reused."""
     creds = load_credentials()
     server = LabelStudioServer(Path(work) / "labelstudio", creds, port=port, files_root=Path(store))
     if not server.healthy():
         server.start()
         (Path(work) / "labelstudio.pid").write_text(str(server.pid))
-    client = ReviewClient(server.url, creds.token)
-    imported = present = 0
-    for items_file in sorted(Path(store).glob("items/*/*/*/items.jsonl")):
-        report = push(client, read_items(items_file), SAMPLE_REVIEW, Path(store), items_file.parent,
-                      list(SAMPLE_REVIEWERS), overlap=2)
-        imported += report.tasks_imported
-        present += report.tasks_present
-    return {"url": server.url, "login": creds.email, "password": f"in {secrets_path()} (or $KMMLU_LS_PASSWORD)",
-            "tasks": f"{imported} imported, {present} already there"}
+    return {"url": server.url, "login": creds.email, "password": f"in {secrets_path()} (or $KMMLU_LS_PASSWORD)"}
 
 
 @dataclass(frozen=True)
@@ -64,14 +54,14 @@ class SampleOutputs:
 def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PORT) -> SampleOutputs:
     root = Path(work)
     site = build_sample(root / "site")
+    studio = label_studio_task(str(root / "data"), str(root), LABEL_STUDIO_PORT)
+    os.environ[ENV_URL] = studio["url"]
     summaries: list[StageSummary] = []
     with SampleServer(site.root, port) as server:
         catalog = write_sample_catalog(root / "catalog.yaml", server.base_url, tuple(SAMPLE_LICENSES))
         summaries += refresh_flow(year=site.year, licenses=SAMPLE_LICENSES, catalog=str(catalog),
-                                  web=[str(site.web_shard)], raw=str(root / "raw"), store=str(root / "data"))
-    review = review_push_task(str(root / "data"), str(root), LABEL_STUDIO_PORT)
-    summaries.append(StageSummary.of("review push", found_in=0, out=0,
-                                     notes=f"{review['tasks']} for {len(SAMPLE_REVIEWERS)} reviewers, overlap 2"))
+                                  web=[str(site.web_shard)], raw=str(root / "raw"), store=str(root / "data"),
+                                  review_project=SAMPLE_REVIEW, annotators=list(SAMPLE_REVIEWERS))
     version = f"{site.year}.0rc1"
     releases = root / "releases"
     summaries += release_flow(version, store=str(root / "data"), out=str(releases), reuse_existing=True)
@@ -82,7 +72,7 @@ def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PO
         "items": str(root / "data" / "items"),
         "decontamination": str(root / "data" / "decontam" / "report.jsonl"),
         "release candidate": str(release_dir),
-        "Label Studio (left running)": f"{review['url']}  login {review['login']}, password {review['password']}",
+        "Label Studio (left running)": f"{studio['url']}  login {studio['login']}, password {studio['password']}",
     }
     if evaluate:
         model = root / "models" / "tiny-random-llama"

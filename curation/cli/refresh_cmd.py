@@ -11,6 +11,7 @@ from rich.table import Table
 
 from curation.cli import app, console
 from curation.lock import FolderLock
+from curation.review.plan import read_annotators
 
 
 class StageBars:
@@ -61,6 +62,10 @@ def refresh(
     raw: Path = typer.Option(Path("raw"), "--raw"),
     data: Path = typer.Option(Path("data"), "--data", help="The store for items and judgements."),
     workers: int = typer.Option(2, "--workers", help="Local processes (or cluster workers) for the shard scan."),
+    review_project: Optional[str] = typer.Option(None, "--review-project", help="Push the items to review under "
+                                                 "this name (Label Studio at $KMMLU_LS_URL)."),
+    annotators: Optional[Path] = typer.Option(None, "--annotators", help="Reviewers: CSV name,email or JSONL."),
+    overlap: int = typer.Option(2, "--overlap", help="Reviewers per item (at least 2)."),
 ) -> None:
     """Discover, fetch, parse, validate, dedup and decontaminate a year's papers."""
     from flows import progress
@@ -72,5 +77,6 @@ def refresh(
         flow = refresh_flow.with_options(task_runner=task_runner(runner, address, workers))  # type: ignore[arg-type]
         summaries = flow(year=year, licenses=licenses, catalog=str(catalog) if catalog else None,
                          web=[str(w) for w in web] if web else None, raw=str(raw), store=str(data),
-                         distributed=runner != "local", workers=workers)
+                         distributed=runner != "local", workers=workers, review_project=review_project,
+                         annotators=read_annotators(annotators) if annotators else None, overlap=overlap)
     console.print(summary_table(f"refresh {year}", summaries))
