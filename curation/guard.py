@@ -31,11 +31,10 @@ from typing import Any, Callable, Sequence
 import pymupdf
 
 from curation.errors import CurationError, InputError
-from curation.filetype import describe, sniff_file
 from curation.io import write_items, write_jsonl
 from curation.item import Item
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.parse.paper import parse_paper
+from curation.parse.paper import open_pdf, parse_paper
 from curation.rejects import Reject
 
 STAGE = "guard"
@@ -69,18 +68,8 @@ class ChildCrashed(CurationError):
 def check_pdf_limits(path: str | Path, limits: Limits = Limits()) -> int:
     """Refuse what no exam paper is, reading only the file's structure. Returns the page count."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    kind = sniff_file(path)
-    if kind != "pdf":
-        raise InputError(f"{path}: not a PDF but {describe(kind)}; download the paper again from its source")
-    try:
-        doc = pymupdf.open(path)
-    except Exception as exc:  # MuPDF raises its own types for damaged files
-        raise InputError(f"{path}: damaged PDF that cannot be opened ({exc}); download it again") from exc
+    doc = open_pdf(path)
     with doc:
-        if doc.needs_pass:
-            raise InputError(f"{path}: the PDF is encrypted with a password; get an unprotected copy of the paper")
         pages = doc.page_count
         if pages > limits.max_pages:
             raise InputError(

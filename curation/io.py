@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 import pyarrow.parquet as pq
+import yaml
 from pydantic import ValidationError
 
-from curation.errors import InputError
+from curation.errors import ConfigError, InputError
 from curation.item import Item, items_from_table, items_to_table
 
 
@@ -67,16 +68,35 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     if not path.exists():
         raise InputError(f"{path}: no such file")
     with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{line_no}: not valid JSON ({exc.msg}); fix or remove the line") from exc
-            if not isinstance(record, dict):
-                raise InputError(f"{path}:{line_no}: expected a JSON object per line")
-            yield record
+        yield from json_lines(path, handle)
+
+
+def json_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """One JSON object per line; blank lines skipped; errors name the file and line."""
+    for line_no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{line_no}: not valid JSON ({exc.msg}); fix or remove the line") from exc
+        if not isinstance(record, dict):
+            raise InputError(f"{path}:{line_no}: expected a JSON object per line")
+        yield record
+
+
+def read_yaml_mapping(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
+    """A YAML file whose top level is a mapping (the catalog, a release policy); errors are ConfigErrors."""
+    file = Path(path)
+    if not file.exists():
+        raise ConfigError(f"{file}: {what} file not found")
+    try:
+        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{file}: expected a mapping at the top level")
+    return raw
 
 
 def write_items(path: str | os.PathLike[str], items: Iterable[Item]) -> int:

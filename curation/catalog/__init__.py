@@ -11,10 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from curation.errors import ConfigError
+from curation.io import read_yaml_mapping
 
 DEFAULT_CATALOG = Path(__file__).with_name("licenses.yaml")
 
@@ -202,12 +202,5 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> Catalog:
     file = Path(path)
-    if not file.exists():
-        raise ConfigError(f"{file}: catalog file not found")
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{file}: expected a mapping at the top level")
+    raw = read_yaml_mapping(file, "catalog")
     return _build(raw, file)

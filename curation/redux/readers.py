@@ -24,7 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from pydantic import ValidationError
 
@@ -32,7 +32,7 @@ from curation.catalog import Catalog, load_catalog
 from curation.errors import InputError
 from curation.item import Item
 from curation.rejects import Reject
-from curation.io import sha256_file
+from curation.io import json_lines, sha256_file
 
 READER_VERSION = "redux-read-1"
 STAGE = "redux-read"
@@ -271,20 +271,7 @@ def _read_json(path: Path, builder: _Builder) -> ReadResult:
         if not all(isinstance(r, dict) for r in data):
             raise InputError(f"{path}: expected a JSON array of objects (one per row)")
         return _read_records(path, data, builder)
-    return _read_records(path, _json_lines(path, text), builder)
-
-
-def _json_lines(path: Path, text: str) -> Iterator[dict[str, Any]]:
-    for line_no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{line_no}: not valid JSON ({exc.msg}); fix or remove the line") from exc
-        if not isinstance(record, dict):
-            raise InputError(f"{path}:{line_no}: expected a JSON object per line")
-        yield record
+    return _read_records(path, json_lines(path, text.splitlines()), builder)
 
 
 def _read_parquet(path: Path, builder: _Builder) -> ReadResult:

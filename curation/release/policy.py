@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from curation.errors import ConfigError
 from curation.item import Item
 from curation.release.store import StoreSnapshot
+from curation.io import read_yaml_mapping
 
 DEFAULT_POLICY = Path(__file__).with_name("policy.yaml")
 
@@ -86,14 +86,7 @@ class ReleasePolicy(_Frozen):
 
 def load_policy(path: str | Path | None = None) -> ReleasePolicy:
     file = Path(path or DEFAULT_POLICY)
-    if not file.exists():
-        raise ConfigError(f"{file}: release policy file not found")
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{file}: expected a mapping at the top level")
+    raw = read_yaml_mapping(file, "release policy")
     try:
         return ReleasePolicy.model_validate(raw)
     except ValidationError as exc:
