@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 import struct
+import subprocess
+import sys
 import zipfile
 import zlib
 from pathlib import Path
@@ -14,6 +17,8 @@ import pytest
 from curation.errors import InputError
 from curation.ocr import char_accuracy
 from curation.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines
+from curation.keys import read_key
+from curation.parse.meta import PaperMeta
 from conftest import realdata_path
 
 
@@ -146,3 +151,70 @@ def test_hwp_2024_matches_its_pdf_twin(parse_routes):
         for i in pdf.items
     ]
     assert sum(accuracy) / len(accuracy) >= 0.98
+
+
+# ---- an HWP paper names no subject: the key join finds it, or is told it ----------------------------------
+
+HWP_2025 = "cpa_2025_r60_1st_s3_acct_form1_q.hwp"
+
+
+def _key_csv(path: Path, subjects: dict[str, int]) -> Path:
+    """A key with a table per subject, numbered 1..N; answers differ by subject (1-5 shifted by its place)."""
+    rows = ["과목,문제번호,정답"] + [
+        f"{subject},{n},{(n + shift) % 5 + 1}"
+        for shift, (subject, last) in enumerate(subjects.items())
+        for n in range(1, last + 1)
+    ]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_hwp_against_subjects_numbered_alike_stays_unanswered_and_says_why(parse_routes, tmp_path):
+    key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50, "재무관리": 50}))
+    result = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key)[0]
+    assert [i.answer for i in result.items] == [None] * 50
+    assert {i.subject for i in result.items} == {None}
+    (warning,) = result.parse.summary.warnings
+    assert "cpa_2025_r60_1st_s3_acct_form1_q" in warning and "key.csv" in warning
+    assert "회계학, 재무관리" in warning and "items 1-50 get no answer" in warning and "--subject" in warning
+
+
+def test_hwp_with_a_given_subject_joins_its_table_and_keeps_its_ids(parse_routes, tmp_path):
+    key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50, "재무관리": 50}))
+    plain = parse_routes.parse_any(realdata_path("pdf", HWP_2025))[0].items
+    given = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key, meta=PaperMeta(subject="재무관리"))[0]
+    assert [i.id for i in given.items] == [i.id for i in plain]  # the subject is not part of an item's id
+    assert {i.subject for i in given.items} == {"재무관리"}
+    assert [i.answer for i in given.items] == [((n + 2) % 5 + 1,) for n in range(1, 51)]
+    assert given.parse.summary.warnings == [] and given.parse.summary.subjects == {"재무관리": 50}
+
+
+def test_hwp_subject_found_by_numbers_is_carried_by_the_items(parse_routes, tmp_path):
+    # 경영학 1-40 and 회계학 1-50: only 회계학 numbers exactly the paper's 1-50
+    key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50}))
+    result = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key)[0]
+    assert {i.subject for i in result.items} == {"회계학"}
+    assert [i.answer for i in result.items] == [((n + 1) % 5 + 1,) for n in range(1, 51)]
+    assert result.parse.summary.warnings == []
+
+
+def test_cli_parse_subject_option(tmp_path):
+    kmmlu = Path(sys.executable).with_name("kmmlu")
+    paper = realdata_path("pdf", HWP_2025)
+    key = _key_csv(tmp_path / "key.csv", {"회계학": 50, "재무관리": 50})
+    run = subprocess.run(
+        [str(kmmlu), "parse", str(paper), "--key", str(key), "--out", str(tmp_path / "none")],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "warning:" in run.stdout and "회계학, 재무관리" in run.stdout and "--subject" in run.stdout
+    assert f"{HWP_2025}: items 1-50" in run.stdout  # the file given, not the typeset copy parsed
+    run = subprocess.run(
+        [str(kmmlu), "parse", str(paper), "--key", str(key), "--subject", "회계학", "--out", str(tmp_path / "acct")],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "warning:" not in run.stdout
+    items = [json.loads(line) for line in (tmp_path / "acct" / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [i["subject"] for i in items] == ["회계학"] * 50
+    assert [i["answer"] for i in items] == [[n % 5 + 1] for n in range(1, 51)]

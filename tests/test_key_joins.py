@@ -109,7 +109,8 @@ CASES = {
         needs_tesseract=True,  # vector outlines: rendered and read as a picture
     ),
     # An HWP 5 paper, 회계학 1-50. The file holds no subject, session or title anywhere (body, header
-    # streams, summary): only the booklet mark ①형. Its items have no subject to look the key up by.
+    # streams, summary): only the booklet mark ①형. Its items have no subject to look the key up by: the
+    # join takes the one subject table numbered exactly 1-50 (회계학; 경영학/경제원론 run 1-32, 기업법/세법개론 1-40).
     "cpa2025-acct-hwp": Case(
         "cpa_2025_r60_1st_s3_acct_form1_q.hwp",
         "cpa_2025_r60_1st_all-subjects_final_key.pdf",
@@ -126,26 +127,6 @@ CASES = {
         only_subject="회계학",
     ),
 }
-
-HWP_NEEDS_A_SUBJECT = (
-    "an HWP paper names no subject and PaperMeta/`kmmlu parse` take none, so against the all-subjects CPA "
-    "key only 41-50 (회계학 alone has them) get answers; 1-40 are ambiguous across 경영학/경제원론/기업법/"
-    "세법개론/회계학 and stay None"
-)
-DRAFT_STATUS_UNREAD = (
-    "the vector-only draft key's title \"1교시 (가안)\" is outlines: the reader OCRs only the table labels, "
-    "so the key's status is None and items get answer_status None instead of 'provisional'"
-)
-XFAIL_ANSWERS = {"cpa2025-acct-hwp": HWP_NEEDS_A_SUBJECT}
-XFAIL_STATUS = {"healthex2020-s1A-draft": DRAFT_STATUS_UNREAD}
-
-
-def _params(xfails: dict[str, str]) -> list:
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=xfails[name])) if name in xfails else name
-        for name in CASES
-    ]
-
 
 # ---- the joins -------------------------------------------------------------------------------------------
 
@@ -179,7 +160,7 @@ def _items(case: str) -> list[Item]:
     return _joined(case)
 
 
-@pytest.mark.parametrize("case", _params(XFAIL_ANSWERS))
+@pytest.mark.parametrize("case", list(CASES))
 def test_paper_with_its_key_answers_every_item_as_printed(case):
     expected = CASES[case].expected
     items = _items(case)
@@ -200,7 +181,7 @@ def test_paper_with_its_key_answers_every_item_as_printed(case):
     assert not wrong, f"{matches}/{len(items)} answers match the printed key; (subject, item, printed, got): {wrong}"
 
 
-@pytest.mark.parametrize("case", _params(XFAIL_STATUS))
+@pytest.mark.parametrize("case", list(CASES))
 def test_items_carry_the_keys_status(case):
     items = _items(case)
     assert {i.answer_status for i in items if i.answer is not None} == {CASES[case].status}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -15,7 +16,7 @@ import pytest
 from conftest import realdata_path
 from curation.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.keys.model import normalise_form, read_answer_cell, status_from_text, subject_key
+from curation.keys.model import SubjectMatch, normalise_form, read_answer_cell, status_from_text, subject_key
 
 
 def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
@@ -25,6 +26,39 @@ def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
 
 
 # ---- the model -------------------------------------------------------------------------------------------
+
+
+def _tables(*tables: tuple[str, str, int, int]) -> AnswerKey:
+    """A key of (subject, form, first, last) tables, every answer 1."""
+    entries = tuple(
+        KeyEntry(number=n, answers=(1,), subject=subject, form=form)
+        for subject, form, first, last in tables
+        for n in range(first, last + 1)
+    )
+    return AnswerKey(source="key.csv", status=None, entries=entries)
+
+
+def test_subject_for_numbers_takes_the_one_table_numbered_exactly_so():
+    # the CPA 1차 all-subjects key's shape: 경영학 1-32, 기업법 and 세법개론 1-40, 회계학 1-50, in two forms
+    key = _tables(
+        ("경영학", "1", 1, 32), ("경영학", "2", 1, 32), ("기업법", "1", 1, 40), ("세법개론", "1", 1, 40),
+        ("회계학", "1", 1, 50), ("회계학", "2", 1, 50),
+    )
+    assert key.subject_tables() == {
+        "경영학": frozenset(range(1, 33)), "기업법": frozenset(range(1, 41)), "세법개론": frozenset(range(1, 41)),
+        "회계학": frozenset(range(1, 51)),
+    }
+    assert key.subject_for_numbers(range(1, 51)) == SubjectMatch("회계학", ("회계학",), exact=True)
+    assert key.subject_for_numbers(range(1, 33)).subject == "경영학"
+    # two tables number exactly 1-40: no subject, both named
+    assert key.subject_for_numbers(range(1, 41)) == SubjectMatch(None, ("기업법", "세법개론"), exact=True)
+    # none numbers exactly 1-20: the tables holding them are the candidates
+    assert key.subject_for_numbers(range(1, 21)) == SubjectMatch(None, ("경영학", "기업법", "세법개론", "회계학"), exact=False)
+    assert key.subject_for_numbers(range(1, 61)) == SubjectMatch(None, (), exact=False)
+    # a form narrows the tables: form 2 has only 경영학 and 회계학
+    assert set(key.subject_tables(form="②형")) == {"경영학", "회계학"}
+    assert key.subject_for_numbers(range(1, 41), form="2") == SubjectMatch(None, ("회계학",), exact=False)
+
 
 
 @pytest.mark.parametrize(
@@ -324,6 +358,22 @@ def test_taxacc_image_only_key():
     assert [_answers(key, n, subject="세법학개론") for n in range(41, 81)] == [(int(a),) for a in tax_law.split()]
     assert [_answers(key, n, subject="민법") for n in (41, 42, 80)] == [(1,), (5,), (5,)]
 
+
+
+def test_vector_only_draft_key_reads_its_status_from_the_title(monkeypatch):
+    """건강운동관리사 draft key: every glyph an outline, the title "1교시 (가안)" set in colour. The tables' label
+    reading gives "(가인)"; one OCR call on the first page's top band gives the status."""
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (make ocr): this key is drawn as outlines")
+    from curation.keys import image_table
+
+    calls = []
+    read_title = image_table.read_title
+    monkeypatch.setattr(image_table, "read_title", lambda page, **kw: calls.append(page.number) or read_title(page, **kw))
+    key = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf"))
+    assert key.status == "provisional"
+    assert calls == [0]  # one small call, on the first page
+    assert len(key.entries) == 320
 
 @pytest.mark.parametrize(
     "name, why",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from curation.cli import app, console
@@ -29,6 +30,12 @@ def parse_cmd(
     year: Optional[int] = typer.Option(None, "--year"),
     session: Optional[int] = typer.Option(None, "--session", help="교시."),
     form: Optional[str] = typer.Option(None, "--form", help="Booklet form: A, B, 홀수, 짝수."),
+    subject: Optional[str] = typer.Option(
+        None,
+        "--subject",
+        help="Subject (과목) of items the paper heads with none, e.g. 회계학 (an HWP file names none): the items "
+        "take it and the key is looked up by it.",
+    ),
     out: Optional[Path] = typer.Option(
         None, "--out", help="Output folder (default: data/items/<license>/<year>/<paper stem>)."
     ),
@@ -55,7 +62,7 @@ def parse_cmd(
         from curation.ocr_vlm import VlmConfig
 
         vlm = VlmConfig(url=url, model=model)
-    meta = PaperMeta(license=license, year=year, session=session, form=form)
+    meta = PaperMeta(license=license, year=year, session=session, form=form, subject=subject)
     answer_key = read_key(key, ocr=key_ocr) if key else None
     results = parse_any(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, meta=meta, key=answer_key)
     for n, route in enumerate(results):
@@ -72,6 +79,11 @@ def parse_cmd(
         write_items(folder / "items.jsonl", items)
         write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in route.rejects))
         console.print(_summary(route, items, folder))
+        for warning in route.parse.summary.warnings if route.parse is not None else ():
+            # An HWP paper is parsed as a typeset PDF copy: name the file the user gave.
+            parsed, given = Path(route.parse.summary.source).name, Path(route.source.split("!")[-1]).name
+            warning = warning.replace(parsed, given, 1)
+            console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
 
 
 def _summary(route, items, folder: Path) -> Table:

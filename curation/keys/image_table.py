@@ -31,7 +31,7 @@ from curation.errors import InputError
 from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
 from curation.keys.shapes import shape_vector
-from curation.keys.tesseract import read_lines, require_tesseract
+from curation.keys.tesseract import read_block, read_lines, require_tesseract
 from curation.keys.words import Word, group_rows
 
 INK_THRESHOLD = 140
@@ -39,6 +39,9 @@ PAIRS_MIN = 2
 DIGIT_WIDTH = 1.0  # widest digit-like glyph, as a fraction of its height (scanned digits run fat)
 MAX_LABELS = 4  # lines kept above a table: title, 교시/형, subject
 MIN_AGREEMENT = 0.9
+TITLE_BAND = 0.18  # top of the page, as a fraction of its height, where a key prints its title
+TITLE_DPI = 300
+TITLE_INK = 200  # titles are often set in colour ("(가안)" in blue): lighter ink than the tables' still counts
 
 
 @dataclass
@@ -139,6 +142,24 @@ def read_image_pages(
             for row, number, answer in read
         )
     return entries, "\n".join(label.text for table in tables for label in table.labels)
+
+
+def read_title(page: pymupdf.Page, *, source: Path) -> str:
+    """The words of a page's top band, by one Tesseract call: the title of a key without a text layer,
+    where ``(가안)``/``(최종)`` give its status. The label lines read with the tables are binarised for
+    black table glyphs and lose the strokes of a title set in colour (가안 reads 가인); here the band is
+    rendered alone, cut to its ink, and any ink darker than ``TITLE_INK`` made black."""
+    rect = page.rect
+    band = pymupdf.Rect(rect.x0, rect.y0, rect.x1, rect.y0 + TITLE_BAND * rect.height)
+    pixmap = page.get_pixmap(dpi=TITLE_DPI, clip=band, colorspace=pymupdf.csGRAY, alpha=False)
+    gray = np.frombuffer(pixmap.samples, np.uint8).reshape(pixmap.height, pixmap.width)
+    ink = gray < TITLE_INK
+    if not ink.any():
+        return ""
+    ys, xs = np.nonzero(ink)
+    pad = TITLE_DPI // 15
+    crop = ink[max(0, ys.min() - pad) : ys.max() + pad, max(0, xs.min() - pad) : xs.max() + pad]
+    return read_block(np.where(crop, 0, 255).astype(np.uint8), source)
 
 
 def _render(page: pymupdf.Page) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
-from typing import Literal
+from typing import Iterable, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -69,6 +69,39 @@ class AnswerKey(BaseModel):
             found = [entry for entry in found if entry.form in DEFAULT_FORMS]
         return found[0] if len(found) == 1 else None
 
+    def subject_tables(self, *, session: int | None = None, form: str | None = None) -> dict[str, frozenset[int]]:
+        """Printed numbers per subject table, over the entries that fit ``session`` and ``form`` (as in
+        ``answer_for``: where both know it). Forms of one subject count as one table; a subject is named
+        as the key first spells it. Entries without a subject are left out."""
+        wanted_form = normalise_form(form) if form is not None else None
+        names: dict[str, str] = {}
+        numbers: dict[str, set[int]] = {}
+        for entry in self.entries:
+            if not entry.subject or not subject_key(entry.subject):
+                continue
+            if session is not None and entry.session is not None and entry.session != session:
+                continue
+            if wanted_form is not None and entry.form is not None and entry.form != wanted_form:
+                continue
+            key = subject_key(entry.subject)
+            names.setdefault(key, entry.subject)
+            numbers.setdefault(key, set()).add(entry.number)
+        return {names[key]: frozenset(found) for key, found in numbers.items()}
+
+    def subject_for_numbers(
+        self, numbers: Iterable[int], *, session: int | None = None, form: str | None = None
+    ) -> SubjectMatch:
+        """The subject table of a paper whose items name no subject, by their printed numbers alone: the
+        one table whose numbers are exactly ``numbers`` (CPA 회계학 1-50 among 경영학/경제원론 1-32 and
+        기업법/세법개론 1-40). ``subject`` is None unless exactly one table fits; ``candidates`` then says
+        which could: the tables fitting exactly (``exact``), else those holding every number."""
+        wanted = frozenset(numbers)
+        tables = self.subject_tables(session=session, form=form)
+        exact = tuple(name for name, found in tables.items() if found == wanted)
+        if exact:
+            return SubjectMatch(exact[0] if len(exact) == 1 else None, exact, exact=True)
+        return SubjectMatch(None, tuple(name for name, found in tables.items() if wanted <= found), exact=False)
+
     def summary(self) -> KeySummary:
         return KeySummary(
             entries=len(self.entries),
@@ -90,6 +123,14 @@ class AnswerKey(BaseModel):
             group = (entry.session, entry.form, entry.subject)
             counts[group] = counts.get(group, 0) + 1
         return counts
+
+
+class SubjectMatch(NamedTuple):
+    """``AnswerKey.subject_for_numbers``: the subject found (or None) and the tables it could be."""
+
+    subject: str | None
+    candidates: tuple[str, ...]
+    exact: bool  # the candidates number exactly the paper's items (else they only hold them)
 
 
 class KeySummary(BaseModel):

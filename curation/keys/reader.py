@@ -110,7 +110,14 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
             ocr_entries, label_text = read_image_pages(document, missing, source=path)
             for index, entries in ocr_entries.items():
                 per_page[index] = entries
-    status = status_from_text("\n".join(texts) + "\n" + label_text)
+        status = status_from_text("\n".join(texts) + "\n" + label_text)
+        untexted = [index for index in missing if not texts[index].strip()]
+        if status is None and untexted and ocr != "never":
+            # A title drawn as outlines or pictured (건강운동관리사 "1교시 (가안)"): one OCR call on the
+            # top band of the first page without a text layer.
+            from curation.keys.image_table import read_title
+
+            status = status_from_text(read_title(document[untexted[0]], source=path))
     return status, [entry for entries in per_page for entry in entries]
 
 

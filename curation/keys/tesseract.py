@@ -53,6 +53,11 @@ def read_lines(crops: list[np.ndarray], source: Path, *, only: str = "") -> list
     ]
 
 
+def read_block(image: np.ndarray, source: Path) -> str:
+    """Text of one picture holding a few lines (a page's title band), from one Tesseract call."""
+    return _tesseract(image, source, psm=6).strip()
+
+
 def _pad(crop: np.ndarray, pad: int) -> np.ndarray:
     return cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
 

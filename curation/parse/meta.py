@@ -21,7 +21,9 @@ _FORM_TYPE = re.compile(r"문제\s*유형\s*[:：]?\s*([A-D])")
 
 
 class PaperMeta(BaseModel):
-    """Where a paper comes from; every field optional. ``license`` is a catalog code."""
+    """Where a paper comes from; every field optional. ``license`` is a catalog code. ``subject`` is for
+    items the paper heads with no subject of its own (an HWP file with no title, a one-subject booklet):
+    they take it, and the answer key is looked up by it. Item ids do not include it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -30,6 +32,7 @@ class PaperMeta(BaseModel):
     round: int | None = None
     session: int | None = None
     form: str | None = None
+    subject: str | None = None
     source_url: str | None = None
 
     def filled_from(self, other: "PaperMeta") -> "PaperMeta":

@@ -4,6 +4,11 @@
 available), lays pages out, segments questions, attaches answers (a key given by the caller, else a grid
 printed in the paper), flags what looks wrong and returns items, rejects and a summary. Bad input raises
 ``InputError`` naming the file and what to do.
+
+An item's subject is the heading the paper prints over it, else ``meta.subject``, else (against a key with
+tables for several subjects) the one subject table whose numbers are exactly the subject-less items'
+printed numbers; the key is looked up by it. When no table or several fit, those items stay unanswered and
+``ParseSummary.warnings`` says why.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class ParseSummary:
     flags: dict[str, int]
     subjects: dict[str, int]
     seconds: float
+    warnings: list[str] = field(default_factory=list)  # what a reader of the summary must know, e.g. answers left out
 
 
 @dataclass
@@ -117,9 +123,11 @@ def parse_paper(
         meta = (meta or PaperMeta()).filled_from(found)
         grid_key = grid.key(str(path)) if grid else None
         answer_key = key or grid_key
+        key_subjects, warnings = _subjects_from_key(path, seg.blocks, meta, answer_key)
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
         items, regions = _build_items(
-            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key
+            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key,
+            key_subjects,
         )
     rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
     summary = ParseSummary(
@@ -137,6 +145,7 @@ def parse_paper(
         flags=dict(sorted(Counter(f for i in items for f in i.flags).items())),
         subjects=dict(Counter(i.subject or "?" for i in items)),
         seconds=time.perf_counter() - started,
+        warnings=warnings,
     )
     result = ParseResult(items, rejects, summary, grid_key, regions)
     return save_crops(result, crops_dir) if crops_dir is not None else result
@@ -182,6 +191,57 @@ def _read_words(
     return pages, figures, ocr_pages
 
 
+def _subjects_from_key(
+    path: Path, blocks: Sequence[Block], meta: PaperMeta, key: AnswerKey | None
+) -> tuple[dict[int, str], list[str]]:
+    """The key's subject for each numbering part whose items have no subject (no heading, no
+    ``meta.subject``) and whose numbers are in tables of several subjects (so the key cannot answer them
+    by number alone): the one subject table whose numbers are exactly the part's printed numbers. A part
+    that fits none or several gets no subject, its ambiguous items no answer, and a warning naming the
+    paper, the key and the candidate subjects. Parts the key answers by number alone are left as they are."""
+    if key is None or meta.subject:
+        return {}, []
+    numbers: dict[int, set[int]] = {}
+    for block in blocks:
+        if not block.subject:
+            numbers.setdefault(block.part, set()).add(block.number)
+    tables = key.subject_tables(session=meta.session, form=meta.form) if numbers else {}
+    if len(tables) < 2:
+        return {}, []
+    found: dict[int, str] = {}
+    warnings: list[str] = []
+    for part, printed in numbers.items():
+        ambiguous = {n for n in printed if sum(n in held for held in tables.values()) > 1}
+        if not ambiguous:
+            continue
+        match = key.subject_for_numbers(printed, session=meta.session, form=meta.form)
+        if match.subject is not None:
+            found[part] = match.subject
+            continue
+        if match.exact:
+            why = f"the tables of {', '.join(match.candidates)} all number exactly {_ranges(printed)}"
+        else:
+            holding = match.candidates or tuple(name for name, held in tables.items() if held & ambiguous)
+            why = f"no subject table numbers exactly {_ranges(printed)} (candidates: {', '.join(holding)})"
+        warnings.append(
+            f"{path.name}: items {_ranges(printed)} have no subject and the key {Path(key.source).name} has "
+            f"tables for several subjects; {why}, so items {_ranges(ambiguous)} get no answer: give the subject "
+            f"(`kmmlu parse --subject NAME`, PaperMeta(subject=...))"
+        )
+    return found, warnings
+
+
+def _ranges(numbers: set[int]) -> str:
+    """``{1, 2, 3, 7}`` -> ``1-3, 7``."""
+    spans: list[list[int]] = []
+    for n in sorted(numbers):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
+
+
 def _reject(path: Path, block: Block, reason: str) -> Reject:
     text = compose(block.tokens)
     return Reject(
@@ -219,6 +279,7 @@ def _build_items(
     n_options: int,
     meta: PaperMeta,
     key: AnswerKey | None,
+    key_subjects: dict[int, str],
 ) -> tuple[list[Item], dict[str, list[Region]]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
@@ -242,9 +303,8 @@ def _build_items(
             tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
-        entry = (
-            key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject) if key else None
-        )
+        subject = block.subject or meta.subject or key_subjects.get(block.part)
+        entry = key.answer_for(block.number, session=meta.session, form=meta.form, subject=subject) if key else None
         answer = entry.answers if entry is not None and not entry.withheld else None
         flags, answer = item_flags(question, options, n_options, answer, Evidence(has_image, bool(tables)))
         if position in gaps:
@@ -268,7 +328,7 @@ def _build_items(
                 round=meta.round,
                 session=meta.session,
                 form=meta.form,
-                subject=block.subject,
+                subject=subject,
                 number=block.number,
                 has_image=has_image,
                 source_url=meta.source_url,
