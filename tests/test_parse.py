@@ -248,6 +248,72 @@ def test_a_number_inside_a_stem_does_not_start_a_question():
     assert [b.number for b in seg.blocks] == [1, 2] and seg.options == 4
 
 
+def _centred(text: str, y: float, page: int = 0) -> Line:
+    """A line centred in the 50-500 column, as a subject heading or a table's row or title is set."""
+    width = sum(len(t) * 9.0 for t in text.split(" ")) + 4.0 * (len(text.split(" ")) - 1)
+    return _line(text, y, 275.0 - width / 2, page=page)
+
+
+def test_a_centred_line_is_a_heading_only_between_questions_and_only_a_name():
+    lines = [
+        _centred("제1과목 : 회계학", 0),
+        _line("1. 다음 중 옳은 것은?", 10),
+        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 22),
+        # A shared passage: its note, running text and a table centred in the column are the next stems.
+        _line("※ 다음 자료를 이용하여 2번과 3번에 답하시오.", 40),
+        _line("· ㈜대한과 ㈜민국이 보고한 당기순이익은 다음과 같다.", 52),
+        _centred("요약재무상태표", 64),
+        _centred("구분 20x1년 20x2년", 76),
+        _centred("㈜민국 ￦30,000 ￦20,000", 88),
+        _line("2. ㈜대한의 비지배지분은 얼마인가?", 100),
+        _line("① 1 ② 2 ③ 3 ④ 4 ⑤ 5", 112),
+        # Right after the options (a stem quoting ①-④ may look complete): a table row is still no name.
+        _centred("매출채권 40,000 40,000", 124),
+        _line("3. 다음 중 옳지 않은 것은?", 136),
+        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 148),
+        _centred("제2과목 : 경영학", 170),
+        _line("1. 다음 중 옳은 것은?", 182),
+        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 194),
+    ]
+    seg = segment(lines)
+    assert [(b.number, b.subject) for b in seg.blocks] == [
+        (1, "제1과목 : 회계학"), (2, "제1과목 : 회계학"), (3, "제1과목 : 회계학"), (1, "제2과목 : 경영학")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("보건의약관계법규", True), ("운동생리학 (70)", True), ("제1과목 : 회계학", True), ("｢상법｣ 보험편", True),
+     ("사회복지기초(인간행동과 사회환경)", True), ("㈜민국 ￦30,000 ￦20,000", False), ("구분 20x1년 20x2년", False),
+     ("건물 150,000 190,000", False), ("이자율 5%", False), ("책형을 다시 한 번 확인하십시오.", False)],
+)
+def test_a_subject_heading_is_a_name_not_a_table_row_or_a_sentence(text, name):
+    from curation.parse.segment import names_a_subject
+
+    assert names_a_subject(text) is name
+
+
+# cpa_2024_r59_1st_all-subjects_final_key.pdf, page 5 "회계학 정답", ①형 column (1-25, 26-50), read by eye.
+CPA_2024_ACCT = "1244353532542342352421314" "4513542511354125321214543"
+
+
+@pytest.mark.realdata
+def test_a_table_inside_a_shared_passage_is_no_subject_heading():
+    """CPA 2024 회계학 prints "※ 다음 자료를 이용하여 31번과 32번에 답하시오." over a statement and a small
+    table centred in the column; its rows ("㈜민국 ￦30,000 ￦20,000") once became the subject of items 31-50.
+    The paper prints no heading in its body: its subject is the running head's 회계학 on every page."""
+    result = parse_paper(
+        realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"),
+        key=read_key(realdata_path("pdf", "cpa_2024_r59_1st_all-subjects_final_key.pdf")),
+    )
+    items = result.items
+    assert [i.number for i in items] == list(range(1, 51))
+    assert {i.subject for i in items} == {"회계학"}
+    unanswered = [i.number for i in items if i.answer is None]
+    assert not unanswered, f"no answer from the key for {unanswered}"
+    assert "".join(str(d) for i in items for d in i.answer) == CPA_2024_ACCT
+
+
 def test_flags():
     flags, answer = item_flags("다음 그림의 회로에서 전류는?", ("1 A", "1 A", "", "4 A"), 5, (7,), Evidence(False, False))
     assert flags == {"option_count", "duplicate_option", "empty_option", "answer_out_of_range", "missing_figure"}

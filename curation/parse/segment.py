@@ -11,7 +11,10 @@ Works on ``Line`` objects only (text layer or OCR alike). The rules follow how e
   as paragraph marks. A marker counts only at the start of a line or after a wide gap (options set several
   to a row); ``①과 ②`` inside running text is not a marker.
 - A short centred or larger-type line between questions is a subject heading; every item takes the
-  heading above it.
+  heading above it. A heading names a subject in Hangul words: it stands in the gap after one question's
+  options and before the next number, never inside a shared passage (``※ 다음 자료를 이용하여 31번과 32번에
+  답하시오.`` and the material under it, which is the stem of the questions that follow), and it holds no
+  currency sign, amount or column of numbers (a table's row or title, centred in the column, is not one).
 """
 
 from __future__ import annotations
@@ -30,6 +33,14 @@ _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", 
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
 _NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
 _HANGUL = re.compile(r"[가-힣]")
+# A sentence, not a name: a Hangul syllable then a full stop ("…확인하십시오.", "…고르시오.").
+_SENTENCE_END = re.compile(r"[가-힣]\.$")
+# Money and figures: a currency sign, a thousands separator or a percentage; no subject heading has one.
+_AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
+# A cell of a number column: a word holding a digit and at most one Hangul syllable ("20x1년", "(70)", "150").
+_NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
+# A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
+_PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
 _WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
@@ -154,12 +165,21 @@ def set_apart(line: Line, body_size: float) -> bool:
     return centred or line.size >= 1.15 * body_size
 
 
-def is_heading(line: Line, body_size: float) -> bool:
-    """A subject heading: set apart, short, Hangul, and not an instruction, box title or title line."""
-    key = _key(line.text)
-    if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key):
+def names_a_subject(text: str) -> bool:
+    """Whether a line's words could name a subject: short, mostly Hangul, not an instruction, box title,
+    title line or sentence, and free of money, figures and number columns (a table's row is not a name)."""
+    key = _key(text)
+    if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key) or _SENTENCE_END.search(key):
         return False
-    return set_apart(line, body_size)
+    if _AMOUNT.search(key) or 2 * len(_HANGUL.findall(key)) < len(key):
+        return False
+    cells = [w for w in text.split() if any(c.isdigit() for c in w) and _NUMBER_CELL.match(w)]
+    return len(cells) < 2
+
+
+def is_heading(line: Line, body_size: float) -> bool:
+    """A subject heading: set apart, and its words could name a subject."""
+    return names_a_subject(line.text) and set_apart(line, body_size)
 
 
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
@@ -175,13 +195,17 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
     cur: Block | None = None
     subject: str | None = None
     heading_since_last = False
+    # Between two questions, once a shared passage has begun (a note or running text after the last
+    # options), everything up to the next number is that passage: a centred line in it is no heading.
+    in_passage = False
     part = 0
 
     def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
-        nonlocal heading_since_last
+        nonlocal heading_since_last, in_passage
         block = Block(number, part, subject or running.get(line.page), [])
         block.add(line, skip, first)
         heading_since_last = False
+        in_passage = False
         return block
 
     def close(block: Block | None) -> None:
@@ -227,11 +251,13 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                 continue
         if (cur is None or cur.complete) and (blocks or cur is not None and cur.complete) and is_stop(line):
             break
-        if cur is not None and cur.complete and line.text.startswith("※"):
-            close(cur)  # an instruction for the next section, not part of the last option
+        between = cur.complete if cur is not None else bool(blocks)
+        if between and _PASSAGE_OPENING.match(line.text.strip()):
+            close(cur)  # an instruction or a passage's opening for what follows, not part of the last option
             cur = None
+            in_passage = True
             continue
-        if (cur is None or cur.complete) and is_heading(line, body_size):
+        if (cur is None or cur.complete) and not in_passage and is_heading(line, body_size):
             close(cur)
             cur = None
             subject = line.text.strip()
@@ -243,6 +269,8 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             continue
         if cur is not None:
             cur.add(line)
+        elif blocks and not set_apart(line, body_size):
+            in_passage = True  # running text between questions: a passage for the next ones
     close(cur)
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
