@@ -23,14 +23,15 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install -q -e '.[test,eval]'
 	rm -f $(VENV)/.installed-*; touch $@
 
-# From Debian's packages: Tesseract with its Korean model (OCR of image-only pages and keys) and Chromium
+# From Debian's packages: Tesseract with its Korean and Hangul-script models (OCR of image-only pages and keys) and Chromium
 # (the leaderboard test opens the page as a reader would).
 SUDO := $(if $(shell command -v sudo),sudo,)
 system-deps:
-	@if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx kor || ! command -v chromium >/dev/null; then \
-	  echo "installing tesseract-ocr-kor and chromium (Debian)"; \
+	@if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx kor \
+	  || ! tesseract --list-langs 2>/dev/null | grep -qx Hangul || ! command -v chromium >/dev/null; then \
+	  echo "installing Tesseract (kor, Hangul script, eng models) and chromium (Debian)"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-eng chromium >/dev/null; \
+	  $(SUDO) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-script-hang tesseract-ocr-eng chromium >/dev/null; \
 	fi
 
 test: install

@@ -36,7 +36,7 @@ from scipy import ndimage
 
 from curation.errors import CurationError, InputError
 
-OCR_VERSION = "tesseract-regions-rings-2"
+OCR_VERSION = "tesseract-regions-rings-3"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -81,14 +81,15 @@ class OcrWord:
 class OcrConfig:
     dpi: int = 300
     psm: int = 6
-    # Korean alone: with "kor+eng" Tesseract swaps Hangul words it is unsure of for Latin junk ("ge 것은?"
-    # for "옳은 것은?"); on a rendered 국시원 page that cost 5 points of character accuracy (0.885 vs 0.939).
-    lang: str = "kor"
-    # A region read with less mean confidence than this is read again with Korean and English models, and
-    # each line keeps the reading Tesseract is surer of: English terms in parentheses, unreadable to the
-    # Korean model, are common in medical and IT papers.
-    second_lang: str | None = "kor+eng"
-    second_below: float = 88.0
+    # The Korean model and the Hangul script model together: the Korean model alone reads English terms in
+    # parentheses (common in medical and IT papers) as digits ("(410730000[501" for "(thoracodorsal"), the
+    # script model alone splits words into syllables and misreads 뼈 as 빼; with "kor+eng" Tesseract swaps
+    # Hangul words it is unsure of for Latin junk ("ge 것은?"). Measured in bench/ocr.py (README).
+    lang: str = "kor+Hangul"
+    # Words without Hangul read with less confidence than ``latin_below`` are read again, enlarged, with
+    # this model: small English terms in a Korean line are what the Korean models get wrong most.
+    latin_lang: str | None = "eng"
+    latin_below: float = 75.0
     timeout_s: float = 180.0
     workers: int = 2
     # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
@@ -97,8 +98,8 @@ class OcrConfig:
 
     @property
     def fingerprint(self) -> str:
-        second = f"_then-{self.second_lang}-below{self.second_below:g}" if self.second_lang else ""
-        return f"{OCR_VERSION}_{self.lang}{second}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
+        latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
+        return f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,9 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     gutters = [(a + lo, b + lo) for a, b in _runs(crossing[lo:hi] <= 0.12) if b - a >= max(2, w // 100)]
 
     def box(x0: int, y0: int, x1: int, y1: int) -> Region | None:
+        """The ink inside [x0, x1) x [y0, y1), padded but not past a gutter or band boundary: a padded
+        column would otherwise reach into the footer band below it and read the page number twice. At the
+        page's outer edges the pad stays: light strokes (a ring of ①) fall outside the dark ink."""
         sub = ink[y0:y1, x0:x1]
         r = np.flatnonzero(sub.any(axis=1))
         c = np.flatnonzero(sub.any(axis=0))
@@ -258,10 +262,10 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
             return None
         pad = 4
         return Region(
-            max(0, x0 + int(c[0]) - pad) * scale,
-            max(0, y0 + int(r[0]) - pad) * scale,
-            min(w, x0 + int(c[-1]) + 1 + pad) * scale,
-            min(h, y0 + int(r[-1]) + 1 + pad) * scale,
+            max(0 if x0 == left else x0, x0 + int(c[0]) - pad) * scale,
+            max(0 if y0 == top else y0, y0 + int(r[0]) - pad) * scale,
+            min(w if x1 == right else x1, x0 + int(c[-1]) + 1 + pad) * scale,
+            min(h if y1 == bottom else y1, y0 + int(r[-1]) + 1 + pad) * scale,
         )
 
     # A printed column separator (a rule over half the content's height) marks a gutter even on a sparse
@@ -290,6 +294,7 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
         if b - a < max(3, h // 250):
             spanning[a:b] = False
     spanning = ndimage.binary_closing(spanning, structure=np.ones(max(3, h // 100), bool))
+    spanning = _whole_lines(spanning, occ[:, max(0, mid - w // 8) : mid + w // 8], reach=max(4, h // 120))
     spanning = ndimage.binary_dilation(spanning, structure=np.ones(3, bool))
     regions: list[Region] = []
     y = top
@@ -305,6 +310,23 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
                 regions.append(region)
         y = b
     return regions
+
+
+def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray, reach: int) -> np.ndarray:
+    """Rows of text crossing the gutter, grown to the whole text line: the glyph on the gutter may be
+    shorter than its neighbours, and a band starting mid-line would cut a title in two. Grown by at most
+    ``reach`` rows, while the rows near the gutter hold ink."""
+    inked = near_gutter.any(axis=1)
+    out = spanning.copy()
+    for a, b in _runs(spanning):
+        top = a
+        while top > 0 and a - top < reach and inked[top - 1]:
+            top -= 1
+        bottom = b
+        while bottom < len(inked) and bottom - b < reach and inked[bottom]:
+            bottom += 1
+        out[top:bottom] = True
+    return out
 
 
 # Regions smaller than this in both directions (points) are corners of frames, not text.
@@ -333,11 +355,21 @@ def tesseract_available(lang: str = OcrConfig.lang) -> bool:
     return all(code in have for code in lang.split("+"))
 
 
+# Debian's package for each Tesseract model this project uses.
+_PACKAGES = {"kor": "tesseract-ocr-kor", "Hangul": "tesseract-ocr-script-hang", "eng": "tesseract-ocr-eng"}
+
+
+def install_hint(lang: str) -> str:
+    """The apt-get command that brings Tesseract and the models in ``lang`` ("kor+Hangul")."""
+    packages = ["tesseract-ocr"] + [_PACKAGES.get(code, f"tesseract-ocr-{code.lower()}") for code in lang.split("+")]
+    return "apt-get install " + " ".join(dict.fromkeys(packages))
+
+
 def _require_tesseract(lang: str) -> None:
     if not tesseract_available(lang):
         raise OcrError(
             f"OCR needs Tesseract with the {lang} models: install them with "
-            "`apt-get install tesseract-ocr tesseract-ocr-kor` (or pass --ocr never to skip pages without text)"
+            f"`{install_hint(lang)}` (or pass --ocr never to skip pages without text)"
         )
 
 
@@ -516,6 +548,10 @@ def _fill_from_neighbours(rings: list[Ring], found: list[tuple[str, float] | Non
 def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, config: OcrConfig) -> list[list[OcrWord]]:
     """OCR one region image; returns its lines (lists of words in points), in reading order."""
     scale = 72 / config.dpi
+    # A white margin: Tesseract misreads glyphs that touch the edge of its image.
+    margin = config.dpi // 12
+    gray = np.pad(gray, margin, constant_values=255)
+    ox, oy = region.x0 - margin * scale, region.y0 - margin * scale
     markers: list[OcrWord] = []
     if config.find_markers:
         rings = find_rings(gray, config.dpi)
@@ -527,21 +563,20 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
             gray[ring.top : ring.bottom, ring.left : ring.right] = 255
             markers.append(
                 OcrWord(
-                    region.x0 + ring.left * scale,
-                    region.y0 + ring.top * scale,
-                    region.x0 + ring.right * scale,
-                    region.y0 + ring.bottom * scale,
+                    ox + ring.left * scale,
+                    oy + ring.top * scale,
+                    ox + ring.right * scale,
+                    oy + ring.bottom * scale,
                     reading[0],
                     reading[1],
                     page,
                     block,
                 )
             )
-    png = _png(_erase_rules(gray, config.dpi))
-    tsv = run_tesseract(png, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
-    if config.second_lang and tsv and _tsv_confidence(tsv) < config.second_below:
-        other = run_tesseract(png, lang=config.second_lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
-        tsv = _surer_lines(tsv, other)
+    clean = _erase_rules(gray, config.dpi)
+    tsv = run_tesseract(_png(clean), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    if config.latin_lang:
+        tsv = reread_latin(clean, tsv, lang=config.latin_lang, dpi=config.dpi, timeout_s=config.timeout_s)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
@@ -549,10 +584,10 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(_is_hangul(c) for c in t.text):
             continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
-            region.x0 + t.left * scale,
-            region.y0 + t.top * scale,
-            region.x0 + (t.left + t.width) * scale,
-            region.y0 + (t.top + t.height) * scale,
+            ox + t.left * scale,
+            oy + t.top * scale,
+            ox + (t.left + t.width) * scale,
+            oy + (t.top + t.height) * scale,
             t.text,
             t.conf,
             page,
@@ -628,11 +663,7 @@ def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
     out = [words[0]]
     for word in words[1:]:
         last = out[-1]
-        if (
-            word.x0 - last.x1 < SYLLABLE_GAP * height
-            and _is_hangul(last.text[-1])
-            and _is_hangul(word.text[0])
-        ):
+        if word.x0 - last.x1 < SYLLABLE_GAP * height and _joins(last.text[-1], word.text[0]):
             n, m = len(last.text), len(word.text)
             out[-1] = replace(
                 last,
@@ -647,6 +678,12 @@ def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
     return [_fix_stem_word(w) for w in out]
 
 
+def _joins(left: str, right: str) -> bool:
+    """Characters that a tight gap puts in one word: syllables of a Hangul word, and a Hangul word with
+    the parenthesis it runs into (혈소판감소증후군(SFTS), (사진 1)이다)."""
+    return (_is_hangul(left) or left == ")") and (_is_hangul(right) or right == "(") and not (left == ")" and right == "(")
+
+
 def _fix_stem_word(word: OcrWord) -> OcrWord:
     for wrong, right in _STEM_WORDS.items():
         if word.text.startswith(wrong):
@@ -654,29 +691,75 @@ def _fix_stem_word(word: OcrWord) -> OcrWord:
     return word
 
 
-def _tsv_confidence(words: list[TsvWord]) -> float:
-    weight = sum(len(w.text) for w in words)
-    return sum(w.conf * len(w.text) for w in words) / weight if weight else 0.0
-
-
-def _surer_lines(first: list[TsvWord], second: list[TsvWord]) -> list[TsvWord]:
-    """Line by line, the reading with the higher confidence; lines are matched by vertical overlap."""
-    def group(words: list[TsvWord]) -> list[list[TsvWord]]:
-        lines: dict[tuple[int, int, int], list[TsvWord]] = {}
-        for w in words:
-            lines.setdefault(w.key, []).append(w)
-        return list(lines.values())
-
-    others = [(min(w.top for w in ws), max(w.top + w.height for w in ws), ws) for ws in group(second)]
-    out: list[TsvWord] = []
-    for ws in group(first):
-        top, bottom = min(w.top for w in ws), max(w.top + w.height for w in ws)
-        match = [o for t, b, o in others if min(b, bottom) - max(t, top) > 0.5 * min(b - t, bottom - top)]
-        if len(match) == 1 and _tsv_confidence(match[0]) > _tsv_confidence(ws):
-            out.extend(match[0])
-        else:
-            out.extend(ws)
+def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int, timeout_s: float, below: float = OcrConfig.latin_below) -> list[TsvWord]:
+    """English terms that the Korean models read as digits and junk ("(410)" for "(ATP)", "스키너(8"
+    for "스키너(B.F."), read again with ``lang`` at twice the size, all in one Tesseract call (one word a
+    line). Candidates are words read with low confidence that are not Hangul at all, or that hold a
+    parenthesis (exam papers put the English term in parentheses after the Korean one). The English
+    reading replaces the whole word, or only the part in parentheses of a word that has Hangul, where
+    it has Latin letters and the Korean reading has fewer."""
+    todo = [i for i, w in enumerate(words) if w.conf < below and _latin_candidate(w.text)]
+    if not todo:
+        return words
+    pad = max(2, dpi // 100)
+    crops = []
+    for i in todo:
+        w = words[i]
+        crop = gray[max(0, w.top - pad) : w.top + w.height + pad, max(0, w.left - pad) : w.left + w.width + pad]
+        crops.append(np.kron(crop, np.ones((2, 2), np.uint8)))
+    height = max(c.shape[0] for c in crops)
+    width = max(c.shape[1] for c in crops)
+    gap = height // 2
+    strip = np.full((gap + len(crops) * (height + gap), width + 2 * gap), 255, np.uint8)
+    slots = []
+    y = gap
+    for i, crop in zip(todo, crops):
+        strip[y : y + crop.shape[0], gap : gap + crop.shape[1]] = crop
+        slots.append((i, y - gap / 2, y + height + gap / 2))
+        y += height + gap
+    readings: dict[int, list[TsvWord]] = {}
+    for t in run_tesseract(_png(strip), lang=lang, psm=6, dpi=2 * dpi, timeout_s=timeout_s):
+        centre = t.top + t.height / 2
+        slot = next((i for i, top, bottom in slots if top <= centre < bottom), None)
+        if slot is not None:
+            readings.setdefault(slot, []).append(t)
+    out = list(words)
+    for i, parts in readings.items():
+        english = "".join(p.text for p in sorted(parts, key=lambda p: p.left))
+        conf = min(p.conf for p in parts)
+        merged = _merge_latin(words[i].text, english)
+        if merged is not None and (conf > words[i].conf or merged != english):
+            out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
     return out
+
+
+def _latin_candidate(text: str) -> bool:
+    if len(text) < 2:
+        return False
+    if not any(_is_hangul(c) for c in text):
+        return True
+    return ("(" in text or ")" in text) and sum(not _is_hangul(c) for c in text) >= 3
+
+
+_PAREN_PART = re.compile(r"\([^()]*\)?|^[^()가-힣]*\)")
+
+
+def _latin_letters(text: str) -> int:
+    return sum(c.isascii() and c.isalpha() for c in text)
+
+
+def _merge_latin(korean: str, english: str) -> str | None:
+    """The word with its English read by the English model: all of it (no Hangul in the word), or the
+    part in parentheses ("스키너(8" + "AAA(B.F." -> "스키너(B.F."). None when the English reading
+    does not read better."""
+    if not any(_is_hangul(c) for c in korean):
+        return english if _latin_letters(english) >= 2 and _latin_letters(english) > _latin_letters(korean) else None
+    ours, theirs = _PAREN_PART.search(korean), _PAREN_PART.search(english)
+    if ours is None or theirs is None:
+        return None
+    if _latin_letters(theirs.group()) < 2 or _latin_letters(theirs.group()) <= _latin_letters(ours.group()):
+        return None
+    return korean[: ours.start()] + theirs.group() + korean[ours.end() :]
 
 
 JUNK_CONFIDENCE = 40.0
@@ -692,7 +775,12 @@ def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
     rules |= ndimage.binary_opening(ink, structure=np.ones((int(3 * em), 1), bool))
     if not rules.any():
         return gray
-    rules = ndimage.binary_dilation(rules, structure=np.ones((3, 3), bool))
+    # The rounded corners of a box are joined to its rules: ink of a component that touches a rule and lies
+    # within half an em of it goes too, or Tesseract reads the corners as "그" or "「".
+    labels, _ = ndimage.label(ink, structure=np.ones((3, 3), bool))
+    joined = np.isin(labels, np.unique(labels[rules]))
+    near = ndimage.binary_dilation(rules, structure=np.ones((int(em), int(em)), bool))
+    rules = ndimage.binary_dilation(rules | (joined & near), structure=np.ones((3, 3), bool))
     out = gray.copy()
     out[rules] = 255
     return out

@@ -52,15 +52,23 @@ class OcrWordSource:
     """The parser's OCR hook: words of one page read by an OCR engine (Tesseract, or a vision model), in
     the parser's ``Word`` shape. Keeps each page's words so item confidences can be computed afterwards."""
 
-    def __init__(self, read: Callable[[pymupdf.Page], ocr_mod.OcrPage], low_confidence: float) -> None:
+    def __init__(
+        self,
+        read: Callable[[pymupdf.Page], ocr_mod.OcrPage],
+        low_confidence: float,
+        on_page: Callable[[int, int], None] | None = None,
+    ) -> None:
         self.read = read
         self.low_confidence = low_confidence
+        self.on_page = on_page  # called with (page number, pages in the document) after each page
         self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
         self.numbers = ocr_mod.QuestionNumbers()
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
         words = self.numbers.repair(self.read(page).words)
         self.pages[page.number] = words
+        if self.on_page is not None:
+            self.on_page(page.number + 1, page.parent.page_count)
         return [
             Word(w.x0, w.y0, w.x1, w.y1, w.text, max(1.0, w.y1 - w.y0), page.number, True, w.conf)
             for w in words
@@ -83,6 +91,7 @@ def parse_pdf(
     ocr: OcrMode = "auto",
     config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
     vlm: VlmConfig | None = None,
+    on_page: Callable[[int, int], None] | None = None,
     **kwargs,
 ) -> RouteResult:
     """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
@@ -92,14 +101,14 @@ def parse_pdf(
         with pymupdf.open(path) as doc:
             need = ocr_mod.pages_to_ocr(doc, "always" if ocr == "always" else "auto")
         if need and vlm is not None:
-            hook = OcrWordSource(VlmReader(vlm), config.low_confidence)
+            hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
         elif need:
             if not ocr_mod.tesseract_available(config.lang):
                 raise InputError(
                     f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
-                    "installed: apt-get install tesseract-ocr tesseract-ocr-kor, or pass --ocr never"
+                    f"installed: {ocr_mod.install_hint(config.lang)}, or pass --ocr never"
                 )
-            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence)
+            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence, on_page)
     if ocr == "always" and hook is not None:
         result = _parse_forcing_ocr(path, hook, **kwargs)
     else:
@@ -194,14 +203,15 @@ def parse_any(
     config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
     limits: BundleLimits = BundleLimits(),
     vlm: VlmConfig | None = None,
+    on_page: Callable[[int, int], None] | None = None,
     **kwargs,
 ) -> list[RouteResult]:
-    """Parse a paper whatever its format; a ZIP bundle gives one result per paper inside. ``kwargs`` go to
-    the parser (``meta``, ``key``, ``crops_dir``)."""
+    """Parse a paper whatever its format; a ZIP bundle gives one result per paper inside. ``on_page`` hears
+    of each page read by OCR; ``kwargs`` go to the parser (``meta``, ``key``, ``crops_dir``)."""
     path = Path(path)
     kind = sniff_file(path)
     if kind == "pdf":
-        return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, **kwargs)]
+        return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, on_page=on_page, **kwargs)]
     if kind == "ole" or (kind == "zip" and is_hwpx(path)):
         return [parse_hwp(path, **kwargs)]
     if kind == "zip":
@@ -209,7 +219,9 @@ def parse_any(
         with tempfile.TemporaryDirectory() as tmp:
             for member in unpack(path, tmp, limits):
                 if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
-                    result = parse_any(member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, **kwargs)[0]
+                    result = parse_any(
+                        member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, on_page=on_page, **kwargs
+                    )[0]
                     result.source = f"{path}!{member.name}"
                     results.append(result)
         if not results:
