@@ -7,6 +7,10 @@ from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
+# A printed number whose question the examiner does not publish ("멀티미디어 문제(비공개)"): rejected by the
+# parser with this reason and counted in the release card.
+WITHHELD_REASON = "withheld by the examiner: multimedia item not published (멀티미디어 문제(비공개))"
+
 
 class Reject(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -16,7 +16,14 @@ import pytest
 from conftest import realdata_path
 from curation.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.keys.model import SubjectMatch, normalise_form, read_answer_cell, status_from_text, subject_key
+from curation.keys.model import (
+    SubjectMatch,
+    normalise_form,
+    read_answer_cell,
+    spelled_as,
+    status_from_text,
+    subject_key,
+)
 
 
 def _answers(key: AnswerKey, number: int, **where) -> tuple[int, ...] | None:
@@ -477,3 +484,17 @@ def test_image_key_without_tesseract_says_what_to_install(monkeypatch, tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary on this PATH
     with pytest.raises(InputError, match="Tesseract is not installed; install it"):
         read_key(realdata_path("pdf", "swc1_2024_r22_answers.pdf"))
+
+
+@pytest.mark.parametrize(
+    ("printed", "spelled"),
+    [
+        ("보건의약관계법 규", "보건의약관계법규"),  # OCR split the heading
+        ("의학종론", "의학총론"),  # one letter misread
+        ("건강･체력 평가", "건강·체력평가"),  # dots and spaces
+        ("민법", "민법"),  # not close to any: kept as printed (상법 is 0.5 alike)
+        ("운동생리학 (70)", "운동생리학 (70)"),
+    ],
+)
+def test_headings_stored_as_the_key_spells_the_subject(printed, spelled):
+    assert spelled_as(printed, ["보건의약관계법규", "의학총론", "의학각론1", "건강·체력평가", "상법"]) == spelled

@@ -15,7 +15,7 @@ from curation.errors import InputError
 from curation.parse import PARSER_VERSION, PaperMeta, parse_paper
 from curation.keys import read_key
 from curation.parse.segment import compose, segment
-from curation.parse.validate import Evidence, item_flags
+from curation.parse.validate import Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word
 from conftest import realdata_path
 
@@ -459,3 +459,11 @@ def test_one_image_key_answers_every_session_and_form(paper, several):
     assert all(i.answer is not None for i in result.items)
     multi = {i.number: i.answer for i in result.items if len(i.answer) > 1}
     assert multi == several
+
+
+def test_numbers_printed_without_an_item_are_no_gap():
+    numbers = [(0, 30), (0, 31), (0, 34), (0, 35), (0, 37), (1, 1)]
+    # 32 and 33 were printed as withheld multimedia questions; 36 is missing from the paper.
+    assert numbering_gaps(numbers, {(0, 32), (0, 33)}) == {4}
+    assert numbering_gaps(numbers) == {2, 4}
+    assert numbering_gaps([(0, 2), (0, 1)]) == {1}

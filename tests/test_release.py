@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.errors import InputError
-from curation.io import read_jsonl
+from curation.io import read_jsonl, write_jsonl
+from curation.rejects import WITHHELD_REASON, Reject
 from curation.release.cut import cut_release
 from curation.release.diff import diff_releases
 from curation.release.manifest import read_manifest
@@ -300,3 +301,16 @@ def test_lm_eval_scores_a_multi_answer_key_as_a_hit_on_any_accepted_option(store
     assert answers[[i for i in PLANTED if PLANTED[i] == "multi_answer"][0]] == ([1, 3], 1.0)
     assert all(score == (1.0 if 3 in answer else 0.0) for answer, score in answers.values())
     assert len(answers) == read_manifest(release).counts.per_license["tax_accountant"]
+
+
+def test_items_withheld_by_the_examiner_are_counted_in_the_card(tmp_path):
+    store = build_store(tmp_path / "store")
+    folder = next((store / "items").glob("**/items.jsonl")).parent
+    write_jsonl(folder / "rejects.jsonl", [
+        Reject(stage="parse", reason=WITHHELD_REASON, source="raw/physician/2025/q1.pdf", page=7, number=32).to_record(),
+        Reject(stage="parse", reason=WITHHELD_REASON, source="raw/physician/2025/q1.pdf", page=7, number=33).to_record(),
+        Reject(stage="parse", reason="no options found", source="raw/physician/2025/q1.pdf", page=9, number=40).to_record(),
+    ])
+    release = cut_release(store, "2026", tmp_path / "out", clock=_clock(9)).release_dir
+    card = (release / "README.md").read_text(encoding="utf-8")
+    assert "which never became items: 2 (q1.pdf item 32; q1.pdf item 33)." in card

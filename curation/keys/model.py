@@ -171,6 +171,20 @@ def _same_subject(entry_subject: str, wanted: str) -> bool:
     return have == wanted or (bool(have) and bool(wanted) and (have in wanted or wanted in have))
 
 
+def spelled_as(subject: str, names: Iterable[str]) -> str:
+    """``subject`` as one of ``names`` spells it: the same matching key (spaces, dots), else the closest
+    name at least SIMILAR_SUBJECT alike (a heading OCR read with a letter wrong: 의학종론 for 의학총론);
+    ``subject`` itself when no name is that close."""
+    wanted = subject_key(subject)
+    names = [n for n in dict.fromkeys(names) if n]
+    for name in names:
+        if subject_key(name) == wanted:
+            return name
+    scored = [(SequenceMatcher(None, subject_key(name), wanted).ratio(), name) for name in names]
+    best = max(scored, default=(0.0, subject))
+    return best[1] if best[0] >= SIMILAR_SUBJECT else subject
+
+
 def _similar_subject(entry_subject: str, wanted: str) -> bool:
     return SequenceMatcher(None, subject_key(entry_subject), wanted).ratio() >= SIMILAR_SUBJECT
 

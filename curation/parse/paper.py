@@ -26,6 +26,7 @@ from curation.catalog import load_catalog
 from curation.errors import InputError
 from curation.filetype import describe, sniff_file
 from curation.item import Item, make_item_id
+from curation.keys.model import spelled_as
 from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.layout import PageText, lay_out, running_subjects
@@ -34,9 +35,11 @@ from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
-from curation.rejects import Reject
+from curation.rejects import WITHHELD_REASON, Reject
 
 PARSER_VERSION = "parse-1"
+# A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
+WITHHELD_FLAG = "withheld"
 STAGE = "parse"
 MIN_ITEMS = 5
 _MIN_WORDS_PER_PAGE = 15
@@ -127,9 +130,9 @@ def parse_paper(
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
         items, regions = _build_items(
             doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key,
-            key_subjects,
+            key_subjects, {(b.part, b.number) for b in seg.incomplete},
         )
-    rejects = [_reject(path, b, "no options found") for b in seg.incomplete]
+    rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
     summary = ParseSummary(
         source=str(path),
         pages=len(pages),
@@ -242,6 +245,16 @@ def _ranges(numbers: set[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
+def _incomplete_reason(block: Block, key: AnswerKey | None, meta: PaperMeta) -> str:
+    """Why a numbered question without options is rejected: withheld by the examiner (the paper prints
+    "멀티미디어 문제(비공개)" in its place, or the key marks the number withheld), else options not found."""
+    printed = "비공개" in "".join(compose(block.tokens).split())
+    entry = key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject) if key else None
+    if printed or (entry is not None and entry.withheld):
+        return WITHHELD_REASON
+    return "no options found"
+
+
 def _reject(path: Path, block: Block, reason: str) -> Reject:
     text = compose(block.tokens)
     return Reject(
@@ -280,14 +293,18 @@ def _build_items(
     meta: PaperMeta,
     key: AnswerKey | None,
     key_subjects: dict[int, str],
+    printed_without_items: set[tuple[int, int]],
 ) -> tuple[list[Item], dict[str, list[Region]]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
-    gaps = numbering_gaps([(b.part, b.number) for b in blocks])
+    gaps = numbering_gaps([(b.part, b.number) for b in blocks], printed_without_items)
     items: list[Item] = []
     regions_by_item: dict[str, list[Region]] = {}
     rules: dict[int, Rules] = {}
+    # Printed (or OCR'd) headings are stored as the key or the catalog spells the subject.
+    known_subjects = [e.subject for e in key.entries if e.subject] if key else []
+    known_subjects += list(catalog_entry.subjects) if catalog_entry else []
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
         regions = _regions(block.lines)
@@ -303,10 +320,13 @@ def _build_items(
             tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
-        subject = block.subject or meta.subject or key_subjects.get(block.part)
+        printed = spelled_as(block.subject, known_subjects) if block.subject else None
+        subject = printed or meta.subject or key_subjects.get(block.part)
         entry = key.answer_for(block.number, session=meta.session, form=meta.form, subject=subject) if key else None
         answer = entry.answers if entry is not None and not entry.withheld else None
         flags, answer = item_flags(question, options, n_options, answer, Evidence(has_image, bool(tables)))
+        if entry is not None and entry.withheld:
+            flags.add(WITHHELD_FLAG)
         if position in gaps:
             flags.add(NUMBERING_GAP)
         item_id = make_item_id(

@@ -81,12 +81,14 @@ def item_flags(
     return flags, answer
 
 
-def numbering_gaps(numbers: list[tuple[int, int]]) -> set[int]:
+def numbering_gaps(numbers: list[tuple[int, int]], accounted: set[tuple[int, int]] = frozenset()) -> set[int]:
     """Positions (in the given order) whose number does not follow the one before it within its part.
-    ``numbers`` holds (part, number) pairs in paper order."""
+    ``numbers`` holds (part, number) pairs in paper order; ``accounted`` holds numbers printed without an
+    item (withheld questions, rejected ones), which skipping is not a gap."""
     gaps = set()
     for i in range(1, len(numbers)):
         (part, n), (prev_part, prev_n) = numbers[i], numbers[i - 1]
-        if part == prev_part and n != prev_n + 1:
+        skipped = {(part, k) for k in range(prev_n + 1, n)}
+        if part == prev_part and (n <= prev_n or not skipped <= accounted):
             gaps.add(i)
     return gaps

@@ -7,6 +7,7 @@ The card holds no timestamp, so two cuts of the same inputs write the same bytes
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -178,6 +179,12 @@ def _exclusions(plan: ReleasePlan) -> str:
         "|---|---|---|",
     ]
     lines += [f"| {reason} | {REASON_TEXT[reason]} | {counts[reason]} |" for reason in REASONS]
+    if plan.store.withheld:
+        where = "; ".join(f"{Path(r.source or '?').name} item {r.number}" for r in plan.store.withheld)
+        lines.append(
+            f"\nPrinted numbers withheld by the examiner (multimedia items not published, `멀티미디어 문제(비공개)`), "
+            f"which never became items: {len(plan.store.withheld)} ({where})."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,8 @@
 """Read what a release is cut from: the shared data store (``--store DIR``, default ``data/``).
 
-Items are required (``items/**/items.jsonl``); the latest review revision, verdicts, duplicates and the
-decontamination report are read when present and are empty otherwise.
+Items are required (``items/**/items.jsonl``); the latest review revision, verdicts, duplicates, the
+decontamination report and the parser's withheld-item rejects (``items/**/rejects.jsonl``) are read when
+present and are empty otherwise.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from curation.errors import InputError
 from curation.io import read_items, read_jsonl
 from curation.item import Item
+from curation.rejects import WITHHELD_REASON, Reject
 
 _REVISION_DIR = re.compile(r"^\d{4}$")
 
@@ -59,6 +61,7 @@ class StoreSnapshot:
     decontam_summary: dict[str, Any] | None = None
     dedup_summary: dict[str, Any] | None = None
     agreement: dict[str, Any] | None = None
+    withheld: tuple[Reject, ...] = ()  # printed numbers the examiner withheld, from the parse rejects
 
 
 def read_store(root: str | Path) -> StoreSnapshot:
@@ -91,7 +94,17 @@ def read_store(root: str | Path) -> StoreSnapshot:
         decontam_summary=_json(root / "decontam" / "summary.json"),
         dedup_summary=_json(root / "dedup" / "summary.json"),
         agreement=_json(root / "review" / "agreement.json"),
+        withheld=_withheld(root),
     )
+
+
+def _withheld(root: Path) -> tuple[Reject, ...]:
+    found = []
+    for path in sorted((root / "items").glob("**/rejects.jsonl")):
+        for record in read_jsonl(path):
+            if record.get("reason") == WITHHELD_REASON:
+                found.append(Reject.model_validate(record))
+    return tuple(found)
 
 
 def _latest_revision(root: Path) -> int | None:
