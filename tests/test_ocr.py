@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import csv
+
 import pymupdf
 import pytest
+from typer.testing import CliRunner
 
+from curation.cli import app
+from curation.io import read_items, read_jsonl
 from curation.ocr import (
     OcrConfig,
     OcrWord,
     _join_syllables,
+    _merge_latin,
     char_accuracy,
     find_rings,
     is_low_confidence,
@@ -22,9 +28,10 @@ from curation.ocr import (
     _render_region,
     Region,
 )
+from curation.rejects import WITHHELD_REASON
 from conftest import realdata_path
 
-needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with kor+eng is not installed")
+needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with its kor and Hangul models is not installed")
 PHYSICIAN = ("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")
 
 
@@ -45,6 +52,30 @@ def test_syllables_rejoined_words_kept_apart():
 
     words = _join_syllables([w(0, 8, "구"), w(10, 18, "강"), w(28, 36, "질"), w(38, 46, "환"), w(48, 56, "ABC")])
     assert [x.text for x in words] == ["구강", "질환", "ABC"]
+
+
+def test_a_word_runs_into_its_parenthesis_but_words_stay_apart():
+    def w(x0: float, x1: float, text: str) -> OcrWord:
+        return OcrWord(x0, 0, x1, 10, text, 90.0, 0)
+
+    words = _join_syllables([w(0, 40, "감소증후군"), w(42, 60, "(SFTS)"), w(61, 66, "이"), w(80, 90, "(A)"), w(91, 99, "(B)")])
+    assert [x.text for x in words] == ["감소증후군(SFTS)이", "(A)", "(B)"]
+
+
+@pytest.mark.parametrize(
+    ("korean", "english", "merged"),
+    [
+        ("(410)", "(ATP)", "(ATP)"),  # no Hangul: the whole word
+        ("아데노신삼인산(410)의", "ofMAAIY(ATP)2|", "아데노신삼인산(ATP)의"),  # only the part in parentheses
+        ("스키너(8", "AAA(B.F.", "스키너(B.F."),  # a term cut by a space: its opening half
+        ("Ssi0)의", "Skinner)o|", "Skinner)의"),  # and its closing half
+        ("가슴등신경(410730000[501", "7S(thoracodorsal", "가슴등신경(thoracodorsal"),
+        ("Skinner)의", "Skinner)o|", None),  # the Korean reading already has the letters
+        ("3,300", "3,300", None),  # numbers are left alone
+    ],
+)
+def test_english_terms_read_again_by_the_english_model(korean, english, merged):
+    assert _merge_latin(korean, english) == merged
 
 
 def test_char_accuracy_and_confidence():
@@ -135,23 +166,59 @@ def test_ocr_matches_text_layer_on_a_rendered_page():
     assert result.markers == 60  # ①-⑤ of the 12 questions on the page, read from a 200 dpi raster
 
 
-@pytest.fixture
-def parse_routes():
-    return pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
+def _official_key(session: str) -> dict[int, str]:
+    with open(realdata_path("pdf", "physician_2025_r89_s1-4_key.csv"), encoding="utf-8") as f:
+        return {int(row["문제번호"]): row["최종답안"] for row in csv.DictReader(f) if row["교시"] == session}
+
+
+@pytest.fixture(scope="module")
+def physician_parse(tmp_path_factory):
+    """The whole 22-page paper without a text layer, parsed as a maintainer would: `kmmlu parse --key`."""
+    out = tmp_path_factory.mktemp("physician")
+    result = CliRunner().invoke(app, [
+        "parse", str(realdata_path(*PHYSICIAN)), "--key", str(realdata_path("pdf", "physician_2025_r89_s1-4_key.csv")),
+        "--license", "physician", "--year", "2025", "--out", str(out), "--no-crops",
+    ])
+    assert result.exit_code == 0, result.output
+    return read_items(out / "items.jsonl"), list(read_jsonl(out / "rejects.jsonl")), result.output
 
 
 @needs_tesseract
-def test_physician_pages_give_items_through_the_parser(tmp_path, parse_routes):
-    # The cover and the first two question pages (Q1-Q16); the whole 22-page paper is bench/ocr.py's job.
-    part = tmp_path / "physician_p1-3.pdf"
-    with pymupdf.open(realdata_path(*PHYSICIAN)) as doc:
-        doc.select([0, 1, 2])
-        doc.save(part)
-    result = parse_routes.parse_any(part)[0]
-    assert result.route == "pdf-ocr" and result.ocr_pages == 3
-    assert [i.number for i in result.items] == list(range(1, 17))
-    assert all(len(i.options) == 5 for i in result.items)
-    assert result.items[0].options[0] == "장티푸스"
-    # The heading is boxed: a stroke of the box can survive as a trailing syllable ("보건의약관계법규 그").
-    # (Known shortfall: the boxed page number "1/21" is read with junk and taken as the next heading.)
-    assert all(i.subject.startswith("보건의약관계법규") for i in result.items[:8])
+def test_physician_paper_without_text_layer_gives_its_printed_items(physician_parse):
+    items, rejects, output = physician_parse
+    key = _official_key("1교시")
+    withheld = {n for n, answer in key.items() if "비공개" in answer}
+    assert withheld == {32, 33}
+    # Every printed question is an item; the two multimedia questions the examiner withholds are rejects
+    # with that reason (the paper prints "멀티미디어 문제 (비공개)" in their place).
+    assert [i.number for i in items] == [n for n in range(1, 81) if n not in withheld]
+    assert sorted(r["number"] for r in rejects) == sorted(withheld)
+    assert all(r["reason"] == WITHHELD_REASON for r in rejects)
+    assert all(len(i.options) == 5 and all(i.options) for i in items)
+    assert not any("numbering_gap" in i.flags for i in items)
+    # Subjects as the key spells them, from the boxed headings read by OCR.
+    assert {i.number for i in items if i.subject == "보건의약관계법규"} == set(range(1, 21))
+    assert all(i.subject == "의학총론" for i in items if i.number > 20)
+    assert all(i.session == 1 and i.license == "physician" and i.year == 2025 for i in items)
+    assert "2 withheld by the examiner" in output
+
+
+@needs_tesseract
+def test_physician_answers_join_the_official_csv_key(physician_parse):
+    items, _, _ = physician_parse
+    key = _official_key("1교시")
+    wrong = [(i.number, i.answer, key[i.number]) for i in items if ",".join(map(str, i.answer or ())) != key[i.number]]
+    assert wrong == [], f"{len(items) - len(wrong)}/{len(items)} answers match the key"
+    assert all(i.answer_status == "final" for i in items)
+
+
+@needs_tesseract
+def test_physician_items_read_like_the_page(physician_parse):
+    items, _, _ = physician_parse
+    by_number = {i.number: i for i in items}
+    # Checked against the rendered page: first and last item of each column-heavy stretch.
+    # Spaces are compared away: OCR puts one before a parenthesis where the page has none.
+    assert [o.replace(" ", "") for o in by_number[1].options] == ["장티푸스", "말라리아", "세균성이질", "보툴리눔독소증", "중증열성혈소판감소증후군(SFTS)"]
+    assert "".join(by_number[1].question.split()).startswith("「감염병의예방및관리에관한법률」에따라")
+    assert by_number[27].options[2].replace(" ", "") == "가슴등신경(thoracodorsalnerve)"
+    assert by_number[80].number == 80 and len(by_number[80].options) == 5

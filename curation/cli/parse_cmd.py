@@ -6,6 +6,8 @@ The route is chosen by content: a PDF with a text layer, a PDF (or pages of one)
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pathlib import Path
 from typing import Optional
 
@@ -64,7 +66,14 @@ def parse_cmd(
         vlm = VlmConfig(url=url, model=model)
     meta = PaperMeta(license=license, year=year, session=session, form=form, subject=subject)
     answer_key = read_key(key, ocr=key_ocr) if key else None
-    results = parse_any(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, meta=meta, key=answer_key)
+    with console.status(f"parsing {paper.name}") as status:
+
+        def on_page(number: int, pages: int) -> None:
+            status.update(f"parsing {paper.name}: OCR read page {number} of {pages}")
+
+        results = parse_any(
+            paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answer_key
+        )
     for n, route in enumerate(results):
         items = route.items
         folder = out
@@ -103,6 +112,7 @@ def _summary(route, items, folder: Path) -> Table:
         for flag in item.flags:
             flags[flag] = flags.get(flag, 0) + 1
     table.add_row("flags", ", ".join(f"{k} {v}" for k, v in sorted(flags.items())) or "none")
-    table.add_row("rejects", str(len(route.rejects)))
+    reasons = Counter(r.reason for r in route.rejects)
+    table.add_row("rejects", ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items())) or "none")
     table.add_row("written", str(folder))
     return table
