@@ -216,12 +216,30 @@ def _split_rules(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     long vertical rules on their own."""
     h, w = ink.shape
     # Column separators can be drawn in pieces (one per question block): 5% of the page is a rule.
-    vertical = ndimage.binary_opening(ink, structure=np.ones((max(3, h // 20), 1), bool))
-    horizontal = ndimage.binary_opening(ink, structure=np.ones((1, max(3, w // 4)), bool))
+    vertical = open_line(ink, max(3, h // 20), axis=0)
+    horizontal = open_line(ink, max(3, w // 4), axis=1)
     # Anti-aliased fringes of a rule are not text either.
-    rules = ndimage.binary_dilation(vertical, structure=np.ones((1, 5), bool))
-    rules |= ndimage.binary_dilation(horizontal, structure=np.ones((5, 1), bool))
+    rules = dilate(vertical, 5, axes=(1,))
+    rules |= dilate(horizontal, 5, axes=(0,))
     return ink & ~rules, vertical
+
+
+def open_line(mask: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Morphological opening with a straight line of ``length`` pixels along ``axis``: the straight runs
+    at least that long. Sliding minimum then maximum (van Herk: time independent of the length), where
+    scipy's binary_opening takes seconds for a rule-long line on a 300 dpi column."""
+    length |= 1  # odd, so that the maximum covers exactly the windows the minimum kept
+    m = mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8)
+    eroded = ndimage.minimum_filter1d(m, length, axis=axis, mode="constant", cval=0)
+    return ndimage.maximum_filter1d(eroded, length, axis=axis, mode="constant", cval=0).astype(bool)
+
+
+def dilate(mask: np.ndarray, size: int, axes: tuple[int, ...] = (0, 1)) -> np.ndarray:
+    """Dilation by a ``size`` x ``size`` square (or a line, with one axis), one sliding maximum per axis."""
+    out = mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8)
+    for axis in axes:
+        out = ndimage.maximum_filter1d(out, size | 1, axis=axis, mode="constant", cval=0)
+    return out.astype(bool)
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -771,16 +789,16 @@ def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
     down at 10 pt): Tesseract drops text framed by them (a boxed subject heading) or reads them as junk."""
     em = 10 * dpi / 72
     ink = gray < 160
-    rules = ndimage.binary_opening(ink, structure=np.ones((1, int(4 * em)), bool))
-    rules |= ndimage.binary_opening(ink, structure=np.ones((int(3 * em), 1), bool))
+    rules = open_line(ink, int(4 * em), axis=1)
+    rules |= open_line(ink, int(3 * em), axis=0)
     if not rules.any():
         return gray
     # The rounded corners of a box are joined to its rules: ink of a component that touches a rule and lies
     # within half an em of it goes too, or Tesseract reads the corners as "그" or "「".
     labels, _ = ndimage.label(ink, structure=np.ones((3, 3), bool))
     joined = np.isin(labels, np.unique(labels[rules]))
-    near = ndimage.binary_dilation(rules, structure=np.ones((int(em), int(em)), bool))
-    rules = ndimage.binary_dilation(rules | (joined & near), structure=np.ones((3, 3), bool))
+    near = dilate(rules, int(em))
+    rules = dilate(rules | (joined & near), 3)
     out = gray.copy()
     out[rules] = 255
     return out
