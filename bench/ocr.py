@@ -4,8 +4,9 @@ Each text-layer question paper in ../shared/realdata/pdf is rendered to an image
 read back by the OCR route, and compared with its own text layer:
 - character accuracy per page (edit distance, whitespace ignored), region by region so that both sides
   are in the same reading order;
-- with the parser available (curation.parse), the items of both parses: same numbers and option counts
-  ("structure identical"), and character accuracy of stems and options item by item;
+- with ``--items``, the whole paper is read once through the parser, and the items of both parses are
+  compared: same numbers and option counts ("structure identical"), and character accuracy of stems and
+  options item by item (page accuracy then comes from the same OCR words);
 - pages per second of the OCR route, with the text-layer word extraction of the same pages as the peer.
 
     python bench/ocr.py [--pages N] [--skip N] [--items] [--only SUBSTRING ...]
@@ -17,6 +18,7 @@ import argparse
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import pymupdf
@@ -61,44 +63,82 @@ def page_accuracy(paper: Path, pages: list[int], config: OcrConfig) -> tuple[flo
     with tempfile.TemporaryDirectory() as tmp:
         scan_path = Path(tmp) / "scan.pdf"
         rasterise(paper, scan_path, pages)
-        total_chars = 0
-        weighted = 0.0
-        ocr_s = text_s = 0.0
-        with pymupdf.open(paper) as doc, pymupdf.open(scan_path) as scan:
+        ocr_s = 0.0
+        read: dict[int, list] = {}
+        with pymupdf.open(scan_path) as scan:
             for n, index in enumerate(pages):
                 start = time.perf_counter()
-                regions = page_regions(doc[index])
-                truth_parts = [doc[index].get_text("text", clip=r.rect, sort=True) for r in regions]
-                text_s += time.perf_counter() - start
-                start = time.perf_counter()
-                result = ocr_page(scan[n], config)
+                read[index] = list(ocr_page(scan[n], config).words)
                 ocr_s += time.perf_counter() - start
-                for region, truth in zip(regions, truth_parts):
-                    read = "".join(
-                        w.text
-                        for w in result.words
-                        if region.x0 <= (w.x0 + w.x1) / 2 <= region.x1 and region.y0 <= (w.y0 + w.y1) / 2 <= region.y1
-                    )
-                    chars = len("".join(truth.split()))
-                    weighted += char_accuracy(read, truth) * chars
-                    total_chars += chars
-    return (weighted / total_chars if total_chars else 1.0), total_chars, ocr_s, text_s
+    acc, chars, text_s = compare_pages(paper, read)
+    return acc, chars, ocr_s, text_s
 
 
-def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | None:
-    """(items in the text parse, items with identical structure in the OCR parse, char accuracy of stems
-    and options over matched items), or None when the parser is not available or refuses the paper."""
-    try:
-        from curation.errors import InputError
-        from curation.parse.paper import parse_paper
-        from curation.parse_routes import parse_pdf
-    except ImportError:
-        return None
+def compare_pages(paper: Path, read: dict[int, list]) -> tuple[float, int, float]:
+    """Character accuracy of OCR words (page index -> words) against the text layer of the same pages.
+
+    Both sides are cut the same way: each word (text-layer word or OCR word) goes to the first layout
+    region holding its centre, and within a region words are read line by line, so that a region
+    boundary or the order of columns never counts as an OCR error. Returns accuracy, characters compared
+    and the seconds spent reading the text layer."""
+    total_chars = 0
+    weighted = 0.0
+    text_s = 0.0
+    with pymupdf.open(paper) as doc:
+        for index, words in sorted(read.items()):
+            start = time.perf_counter()
+            regions = page_regions(doc[index])
+            truth_words = [(x0, y0, x1, y1, text) for x0, y0, x1, y1, text, *_ in doc[index].get_text("words")]
+            text_s += time.perf_counter() - start
+            read_words = [(w.x0, w.y0, w.x1, w.y1, w.text) for w in words]
+            for truth, got in zip(_by_region(truth_words, regions), _by_region(read_words, regions)):
+                chars = len("".join(truth.split()))
+                weighted += char_accuracy(got, truth) * chars
+                total_chars += chars
+    return (weighted / total_chars if total_chars else 1.0), total_chars, text_s
+
+
+def _by_region(words: list[tuple[float, float, float, float, str]], regions) -> list[str]:
+    """The text of each region (plus one for words outside every region), lines top to bottom."""
+    buckets: list[list[tuple[float, float, float, float, str]]] = [[] for _ in range(len(regions) + 1)]
+    for w in words:
+        cx, cy = (w[0] + w[2]) / 2, (w[1] + w[3]) / 2
+        k = next((i for i, r in enumerate(regions) if r.x0 <= cx <= r.x1 and r.y0 <= cy <= r.y1), len(regions))
+        buckets[k].append(w)
+    texts = []
+    for bucket in buckets:
+        lines: list[list[tuple[float, float, float, float, str]]] = []
+        for w in sorted(bucket, key=lambda w: (w[1] + w[3]) / 2):
+            cy, h = (w[1] + w[3]) / 2, w[3] - w[1]
+            if lines and abs(cy - lines[-1][0][5]) < 0.5 * max(h, lines[-1][0][6]):
+                lines[-1].append((*w, lines[-1][0][5], lines[-1][0][6]))
+            else:
+                lines.append([(*w, cy, h)])
+        texts.append(" ".join(w[4] for line in lines for w in sorted(line, key=lambda w: w[0])))
+    return texts
+
+
+def whole_paper(paper: Path, skip: int, config: OcrConfig) -> dict | None:
+    """One OCR pass over the whole paper rendered to images, through the parser: item structure and
+    character accuracy of stems and options against the text-layer parse, and page character accuracy
+    (cover pages skipped) from the same OCR words. None when the parser refuses the paper (essays)."""
+    from curation.errors import InputError
+    from curation.parse.paper import parse_paper
+    from curation.parse_routes import OcrWordSource
+
     try:
         text = parse_paper(paper)
     except InputError:
         return None
-    read = parse_pdf(paper, ocr="always", config=config)
+    with pymupdf.open(paper) as doc:
+        count = doc.page_count
+    with tempfile.TemporaryDirectory() as tmp:
+        scan_path = Path(tmp) / paper.name
+        rasterise(paper, scan_path, list(range(count)))
+        hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
+        start = time.perf_counter()
+        read = parse_paper(scan_path, ocr=hook)
+        ocr_s = time.perf_counter() - start
     by_number = dict(zip(_keys(read.items), read.items))
     same = 0
     weighted = 0.0
@@ -114,7 +154,12 @@ def item_structure(paper: Path, config: OcrConfig) -> tuple[int, int, float] | N
         n = len("".join(truth.split()))
         weighted += char_accuracy(got, truth) * n
         chars += n
-    return len(text.items), same, (weighted / chars if chars else 0.0)
+    pages = {i: list(words) for i, words in hook.pages.items() if i >= min(skip, count - 1)}
+    acc, page_chars, text_s = compare_pages(paper, pages)
+    return {
+        "pages": len(pages), "chars": page_chars, "acc": acc, "ocr_s": ocr_s * len(pages) / count, "text_s": text_s,
+        "items": len(text.items), "same": same, "item_acc": weighted / chars if chars else 0.0,
+    }
 
 
 def _keys(items) -> list[tuple[int, int]]:
@@ -132,43 +177,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=0, help="pages per paper for character accuracy (0: all)")
     parser.add_argument("--skip", type=int, default=1, help="pages skipped at the start (the cover)")
-    parser.add_argument("--items", action="store_true", help="also parse whole papers and compare items (slow)")
+    parser.add_argument("--items", action="store_true", help="parse whole papers and compare items too (slow)")
     parser.add_argument("--only", nargs="*", default=[], help="papers whose names contain these strings")
     parser.add_argument("--dpi", type=int, default=OcrConfig.dpi)
     parser.add_argument("--psm", type=int, default=OcrConfig.psm)
+    parser.add_argument("--lang", default=OcrConfig.lang, help="Tesseract model(s), e.g. Hangul or kor")
+    parser.add_argument("--latin-lang", default=OcrConfig.latin_lang or "", help="model re-reading low-confidence Latin words ('' for none)")
     args = parser.parse_args()
-    config = OcrConfig(dpi=args.dpi, psm=args.psm)
+    config = OcrConfig(dpi=args.dpi, psm=args.psm, lang=args.lang, latin_lang=args.latin_lang or None)
     print(f"OCR config {config.fingerprint}")
     header = f"{'paper':52} {'pages':>5} {'chars':>7} {'char acc':>8} {'ocr p/s':>8} {'text p/s':>9}"
     if args.items:
         header += f" {'items':>5} {'same':>5} {'item acc':>8}"
     print(header)
-    totals = [0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0]
+    totals = {"pages": 0, "chars": 0, "weighted": 0.0, "ocr_s": 0.0, "text_s": 0.0, "items": 0, "same": 0, "item_w": 0.0}
     for paper in text_papers(args.only):
-        with pymupdf.open(paper) as doc:
-            count = doc.page_count
-        first = min(args.skip, max(0, count - 1))
-        pages = list(range(first, count if not args.pages else min(first + args.pages, count)))
-        acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config)
-        row = f"{paper.stem[:52]:52} {len(pages):5d} {chars:7d} {acc:8.4f} {len(pages) / ocr_s:8.3f} {len(pages) / max(text_s, 1e-9):9.1f}"
-        totals[0] += len(pages)
-        totals[1] += acc * chars
-        totals[2] += ocr_s
-        totals[3] += text_s
-        totals[7] += chars
-        if args.items:
-            found = item_structure(paper, config)
-            if found:
-                items, same, item_acc = found
-                row += f" {items:5d} {same:5d} {item_acc:8.4f}"
-                totals[4] += items
-                totals[5] += same
-                totals[6] += item_acc * items
+        found = whole_paper(paper, args.skip, config) if args.items else None
+        if found is None:  # page figures only: --items not asked, or an essay paper the parser refuses
+            with pymupdf.open(paper) as doc:
+                count = doc.page_count
+            first = min(args.skip, max(0, count - 1))
+            pages = list(range(first, count if not args.pages else min(first + args.pages, count)))
+            acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config)
+            found = {"pages": len(pages), "chars": chars, "acc": acc, "ocr_s": ocr_s, "text_s": text_s}
+        row = (f"{paper.stem[:52]:52} {found['pages']:5d} {found['chars']:7d} {found['acc']:8.4f} "
+               f"{found['pages'] / found['ocr_s']:8.3f} {found['pages'] / max(found['text_s'], 1e-9):9.1f}")
+        for key in ("pages", "chars", "ocr_s", "text_s"):
+            totals[key] += found[key]
+        totals["weighted"] += found["acc"] * found["chars"]
+        if "items" in found:
+            row += f" {found['items']:5d} {found['same']:5d} {found['item_acc']:8.4f}"
+            totals["items"] += found["items"]
+            totals["same"] += found["same"]
+            totals["item_w"] += found["item_acc"] * found["items"]
         print(row, flush=True)
-    pages, chars = totals[0], totals[7]
-    line = f"{'ALL':52} {pages:5d} {chars:7d} {totals[1] / max(chars, 1):8.4f} {pages / max(totals[2], 1e-9):8.3f} {pages / max(totals[3], 1e-9):9.1f}"
-    if args.items and totals[4]:
-        line += f" {totals[4]:5d} {totals[5]:5d} {totals[6] / totals[4]:8.4f}"
+    pages, chars = totals["pages"], totals["chars"]
+    line = (f"{'ALL':52} {pages:5d} {chars:7d} {totals['weighted'] / max(chars, 1):8.4f} "
+            f"{pages / max(totals['ocr_s'], 1e-9):8.3f} {pages / max(totals['text_s'], 1e-9):9.1f}")
+    if totals["items"]:
+        line += f" {totals['items']:5d} {totals['same']:5d} {totals['item_w'] / totals['items']:8.4f}"
+        line += f"  (structure identical {totals['same'] / totals['items']:.1%})"
     print(line)
 
 

@@ -746,7 +746,10 @@ def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int,
         english = "".join(p.text for p in sorted(parts, key=lambda p: p.left))
         conf = min(p.conf for p in parts)
         merged = _merge_latin(words[i].text, english)
-        if merged is not None and (conf > words[i].conf or merged != english):
+        # A crop with Hangul in it lowers the English model's confidence for the whole reading, so only
+        # a word without Hangul is judged by it.
+        surer = conf > words[i].conf or any(_is_hangul(c) for c in words[i].text)
+        if merged is not None and surer:
             out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
     return out
 
@@ -771,6 +774,12 @@ def _merge_latin(korean: str, english: str) -> str | None:
     part in parentheses ("스키너(8" + "AAA(B.F." -> "스키너(B.F."). None when the English reading
     does not read better."""
     if not any(_is_hangul(c) for c in korean):
+        # The crop can hold the particle after the term ("Adler)의" read "Adler)2]"): keep what lies
+        # between the parentheses the Korean reading put at the ends.
+        if korean.endswith(")") and ")" in english:
+            english = english[: english.rindex(")") + 1]
+        if korean.startswith("(") and "(" in english:
+            english = english[english.index("(") :]
         return english if _latin_letters(english) >= 2 and _latin_letters(english) > _latin_letters(korean) else None
     ours, theirs = _PAREN_PART.search(korean), _PAREN_PART.search(english)
     if ours is None or theirs is None:

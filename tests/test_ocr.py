@@ -70,6 +70,8 @@ def test_a_word_runs_into_its_parenthesis_but_words_stay_apart():
         ("스키너(8", "AAA(B.F.", "스키너(B.F."),  # a term cut by a space: its opening half
         ("Ssi0)의", "Skinner)o|", "Skinner)의"),  # and its closing half
         ("가슴등신경(410730000[501", "7S(thoracodorsal", "가슴등신경(thoracodorsal"),
+        ("Ad16)", "Adler)2]", "Adler)"),  # the particle in the crop is left out
+        ("(variable-ratio)", "(variable-ratio)A]=}©]", None),
         ("Skinner)의", "Skinner)o|", None),  # the Korean reading already has the letters
         ("3,300", "3,300", None),  # numbers are left alone
     ],
