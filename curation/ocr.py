@@ -24,9 +24,8 @@ import shutil
 import statistics
 import subprocess
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Iterable, Literal
 
 import numpy as np
@@ -34,7 +33,7 @@ import pymupdf
 from rapidfuzz.distance import Levenshtein
 from scipy import ndimage
 
-from curation.errors import CurationError, InputError
+from curation.errors import CurationError
 
 OCR_VERSION = "tesseract-regions-rings-3"
 
@@ -254,6 +253,8 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     bottom). ``scale`` converts pixels to points."""
     ink, vertical = _split_rules(gray < 160)
     h, w = ink.shape
+    # A hairline column rule renders light grey at this resolution: found with a lighter threshold.
+    vertical |= open_line(gray < 230, max(3, h // 20), axis=0)
     rows = np.flatnonzero(ink.any(axis=1))
     cols = np.flatnonzero(ink.any(axis=0))
     if rows.size == 0:
@@ -306,13 +307,15 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
         mid = min(rules, key=lambda x: abs(x - centre))
     else:  # the emptiest x of the gutter, away from hanging indents at its edges
         mid = min(range(g0, g1), key=lambda x: (round(float(crossing[x]), 2), abs(x - centre)))
-    spanning = occ[:, mid - 1 : mid + 2].any(axis=1)
+    # Rows of text running across the gutter: inked on both sides of it, not on the gutter line alone (what
+    # a column rule drawn in pieces too short to count as a rule leaves there).
+    spanning = occ[:, max(0, mid - 4) : mid - 1].any(axis=1) & occ[:, mid + 2 : mid + 5].any(axis=1)
     # Text crossing the gutter inks it for a glyph's height; a few rows are what is left of a rule joint.
     for a, b in _runs(spanning):
         if b - a < max(3, h // 250):
             spanning[a:b] = False
     spanning = ndimage.binary_closing(spanning, structure=np.ones(max(3, h // 100), bool))
-    spanning = _whole_lines(spanning, occ[:, max(0, mid - w // 8) : mid + w // 8], reach=max(4, h // 120))
+    spanning = _whole_lines(spanning, ink[:, max(0, mid - w // 8) : mid + w // 8])
     spanning = ndimage.binary_dilation(spanning, structure=np.ones(3, bool))
     regions: list[Region] = []
     y = top
@@ -330,20 +333,18 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     return regions
 
 
-def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray, reach: int) -> np.ndarray:
-    """Rows of text crossing the gutter, grown to the whole text line: the glyph on the gutter may be
-    shorter than its neighbours, and a band starting mid-line would cut a title in two. Grown by at most
-    ``reach`` rows, while the rows near the gutter hold ink."""
-    inked = near_gutter.any(axis=1)
+def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray) -> np.ndarray:
+    """Rows of text crossing the gutter, grown to the whole height of the glyphs that cross them: the
+    glyph on the gutter may be shorter than its neighbours, and a band starting mid-line would cut a
+    title in two. ``near_gutter`` is the ink of a strip around the gutter."""
+    labels, _ = ndimage.label(near_gutter, structure=np.ones((3, 3), bool))
+    boxes = ndimage.find_objects(labels)
     out = spanning.copy()
     for a, b in _runs(spanning):
-        top = a
-        while top > 0 and a - top < reach and inked[top - 1]:
-            top -= 1
-        bottom = b
-        while bottom < len(inked) and bottom - b < reach and inked[bottom]:
-            bottom += 1
-        out[top:bottom] = True
+        for index in np.unique(labels[a:b]):
+            if index:
+                rows = boxes[index - 1][0]
+                out[rows.start : rows.stop] = True
     return out
 
 
@@ -595,6 +596,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     tsv = run_tesseract(_png(clean), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
     if config.latin_lang:
         tsv = reread_latin(clean, tsv, lang=config.latin_lang, dpi=config.dpi, timeout_s=config.timeout_s)
+    tsv = _boxes_within_lines(tsv)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
@@ -623,12 +625,14 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
 
 # What Tesseract makes of a circled digit it reads as text: "2)", "(2", "@", "©", "®", "07", "0)".
 _MISREAD_MARKER = re.compile(r"^[\(\[]?([0-9OoQD@©®&]{1,2})[\)\]]?$")
+# The same run into the option's first word, which a closing bracket or a circled-looking glyph ends.
+_MISREAD_PREFIX = re.compile(r"^[\(\[]?([0-9OoQD@©®&]{1,2})[\)\]](?=[가-힣])|^([@©®])(?=[가-힣])")
 
 
 def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
     """A line that starts where the option markers of the region start, with a misread marker, between
-    markers k-1 above and k+1 below (or next to one of them, when the misread shows the digit k) is
-    given the marker k."""
+    markers k-1 above and k+1 below (or next to one of them, when the misread shows the digit k, or
+    after k-1 with no marker or the next question's ① below) is given the marker k."""
     markers = [ws[0] for ws in lines if ws and ws[0].text in CIRCLED_DIGITS]
     if not markers:
         return
@@ -640,8 +644,8 @@ def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
             continue
         if first.text in CIRCLED_DIGITS:
             column.append((index, CIRCLED_DIGITS.index(first.text) + 1, None))
-        elif (match := _MISREAD_MARKER.match(first.text)) and len(ws) > 1:
-            digit = match.group(1)
+        elif ((match := _MISREAD_MARKER.match(first.text)) and len(ws) > 1) or (match := _MISREAD_PREFIX.match(first.text)):
+            digit = next((g for g in match.groups() if g), "")
             column.append((index, None, digit if digit.isdigit() and len(digit) == 1 else None))
     for k, (index, value, digit) in enumerate(column):
         if value is not None:
@@ -655,9 +659,18 @@ def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
             guess = up + 1
         elif down is not None and digit == str(down - 1) and down > 1:
             guess = down - 1
+        elif up is not None and (down is None or down == 1):
+            guess = up + 1  # the last option of a question: the next marker starts another question
         if guess is not None and 1 <= guess <= len(CIRCLED_DIGITS):
             first = lines[index][0]
-            lines[index][0] = replace(first, text=CIRCLED_DIGITS[guess - 1], conf=min(first.conf, 50.0))
+            marker = replace(first, text=CIRCLED_DIGITS[guess - 1], conf=min(first.conf, 50.0))
+            if (glued := _MISREAD_PREFIX.match(first.text)) and not _MISREAD_MARKER.match(first.text):
+                # "2)훈침시": the marker read as text, run into the option's first word.
+                cut = min(first.x1, first.x0 + size)
+                rest = first.text[glued.end() :]
+                marker = replace(marker, x1=cut)
+                lines[index][1:1] = [replace(first, x0=cut, text=rest)]
+            lines[index][0] = marker
             column[k] = (index, guess, None)
 
 
@@ -813,6 +826,29 @@ def _erase_rules(gray: np.ndarray, dpi: int) -> np.ndarray:
     return out
 
 
+def _boxes_within_lines(words: list[TsvWord]) -> list[TsvWord]:
+    """Word boxes cut to the band of their line. Tesseract's Hangul models now and then stretch a
+    syllable's box into the line above or below (a 10 pt word 20 pt tall), and to segmentation a word
+    twice the height of the text is set apart like a heading. The band is where the line's words of
+    ordinary height sit."""
+    if not words:
+        return words
+    ordinary = statistics.median(w.height for w in words)
+    lines: dict[tuple[int, int, int], list[TsvWord]] = {}
+    for w in words:
+        lines.setdefault(w.key, []).append(w)
+    out = []
+    for line in lines.values():
+        plain = [w for w in line if w.height <= 1.25 * ordinary] or line
+        top = statistics.median(w.top for w in plain)
+        bottom = statistics.median(w.top + w.height for w in plain) if plain is not line else top + ordinary
+        slack = 0.15 * ordinary
+        for w in line:
+            y0, y1 = max(w.top, round(top - slack)), min(w.top + w.height, round(bottom + slack))
+            out.append(replace(w, top=y0, height=y1 - y0) if y1 > y0 and (y0, y1) != (w.top, w.top + w.height) else w)
+    return out
+
+
 def _place(marker: OcrWord, lines: list[list[OcrWord]]) -> None:
     """Put a marker into the line it sits on (most vertical overlap), or into a line of its own."""
     best, best_overlap = None, 0.0
@@ -843,12 +879,58 @@ def _number(page: int, regions: list[list[list[OcrWord]]]) -> tuple[OcrWord, ...
     return tuple(out)
 
 
+# A scan fed in crooked: past a quarter of a degree the lines of a column run into each other for
+# Tesseract's one-block mode, so the page is turned straight first (up to 3 degrees, in 0.1 steps).
+MAX_SKEW = 3.0
+MIN_SKEW = 0.25
+_SKEW_DPI = 100
+
+
+def skew_angle(gray: np.ndarray) -> float:
+    """Degrees by which text lines fall from left to right (image y grows downwards): the shear that
+    makes the row profile of the ink sharpest."""
+    ys, xs = np.nonzero(gray < 160)
+    if ys.size < 500:
+        return 0.0
+    best_angle, best_score = 0.0, -1.0
+    for angle in np.round(np.arange(-MAX_SKEW, MAX_SKEW + 1e-9, 0.1), 1):
+        rows = np.round(ys - xs * np.tan(np.radians(angle))).astype(np.int64)
+        counts = np.bincount(rows - rows.min()).astype(np.float64)
+        score = float(np.dot(counts, counts))
+        if score > best_score + 1e-9 * best_score or (abs(score - best_score) <= 1e-9 * best_score and abs(angle) < abs(best_angle)):
+            best_angle, best_score = float(angle), score
+    return best_angle
+
+
+def _straightened(page: pymupdf.Page, dpi: int) -> pymupdf.Document | None:
+    """A one-page document holding the page turned straight (same size; coordinates move by at most
+    sin(3 degrees) of the distance from the centre), or None when the page is straight already."""
+    small = page.get_pixmap(dpi=_SKEW_DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    angle = skew_angle(_gray(small))
+    if abs(angle) < MIN_SKEW:
+        return None
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(dpi / 72, dpi / 72).prerotate(-angle), colorspace=pymupdf.csGRAY, alpha=False)
+    gray = _gray(pix)
+    height, width = round(page.rect.height * dpi / 72), round(page.rect.width * dpi / 72)
+    top, left = max(0, (gray.shape[0] - height) // 2), max(0, (gray.shape[1] - width) // 2)
+    gray = np.ascontiguousarray(gray[top : top + height, left : left + width])
+    doc = pymupdf.open()
+    new = doc.new_page(width=page.rect.width, height=page.rect.height)
+    new.insert_image(new.rect, pixmap=pymupdf.Pixmap(pymupdf.csGRAY, gray.shape[1], gray.shape[0], gray.tobytes(), 0))
+    return doc
+
+
 def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
-    """OCR one page of an open document, its regions ``config.workers`` at a time."""
+    """OCR one page of an open document (turned straight first when it is a crooked scan), its regions
+    ``config.workers`` at a time."""
     _require_tesseract(config.lang)
     start = time.perf_counter()
-    regions = page_regions(page)
-    images = [_render_region(page, r, config.dpi) for r in regions]
+    straight = _straightened(page, config.dpi)
+    source = straight[0] if straight is not None else page
+    regions = page_regions(source)
+    images = [_render_region(source, r, config.dpi) for r in regions]
+    if straight is not None:
+        straight.close()
     with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
         futures = [
             pool.submit(ocr_region, image, r, page=page.number, block=b, config=config)
@@ -861,46 +943,6 @@ def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
     words = _number(page.number, region_lines)
     markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
     return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
-
-
-def ocr_pages(path: str | Path, pages: Iterable[int] | None = None, config: OcrConfig = OcrConfig()) -> list[OcrPage]:
-    """OCR the given 0-based pages of a PDF (all pages when None), ``config.workers`` Tesseract processes
-    at a time. Rendering stays on this thread (PyMuPDF is not thread-safe); the threads only wait on
-    Tesseract subprocesses and do numpy work."""
-    _require_tesseract(config.lang)
-    path = Path(path)
-    try:
-        doc = pymupdf.open(path)
-    except Exception as exc:
-        raise InputError(f"{path}: cannot be opened as a PDF ({exc})") from exc
-    with doc:
-        indexes = list(range(doc.page_count)) if pages is None else list(pages)
-        jobs: list[tuple[int, list[Region], list[Future], float]] = []
-        with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
-            for index in indexes:
-                page = doc[index]
-                start = time.perf_counter()
-                regions = page_regions(page)
-                futures = [
-                    pool.submit(ocr_region, _render_region(page, r, config.dpi), r, page=index, block=b, config=config)
-                    for b, r in enumerate(regions)
-                ]
-                jobs.append((index, regions, futures, start))
-                # Bound the rendered images held in memory.
-                while sum(not f.done() for _, _, fs, _ in jobs for f in fs) > 2 * config.workers:
-                    next(f for _, _, fs, _ in jobs for f in fs if not f.done()).result()
-            results = []
-            for index, regions, futures, start in jobs:
-                try:
-                    region_lines = [f.result() for f in futures]
-                except OcrError as exc:
-                    raise OcrError(f"{path.name}, page {index + 1}: {exc}") from exc
-                words = _number(index, region_lines)
-                markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
-                results.append(
-                    OcrPage(index, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
-                )
-    return results
 
 
 _NUMBER_LIKE = re.compile(r"^([^\s가-힣ㄱ-ㅎ]{1,3})\.$")
@@ -944,24 +986,3 @@ class QuestionNumbers:
                 self.last += 1
                 out[index] = replace(words[index], text=f"{self.last}.", conf=min(words[index].conf, 50.0))
         return tuple(out)
-
-
-def text_layer_words(page: pymupdf.Page) -> tuple[OcrWord, ...]:
-    """Text-layer words of a page in the OCR word shape (confidence 100), for routes that mix both."""
-    return tuple(
-        OcrWord(x0, y0, x1, y1, text, 100.0, page.number, block, line, word)
-        for x0, y0, x1, y1, text, block, line, word in page.get_text("words", sort=False)
-    )
-
-
-def document_words(path: str | Path, mode: OcrMode = "auto", config: OcrConfig = OcrConfig()) -> list[tuple[OcrWord, ...]]:
-    """Words of every page: text layer where it is usable, OCR where it is not (or everywhere, or nowhere,
-    by ``mode``). With ``mode="never"`` a page without text gives no words."""
-    path = Path(path)
-    with pymupdf.open(path) as doc:
-        todo = set(pages_to_ocr(doc, mode))
-        words: list[tuple[OcrWord, ...]] = [() if i in todo else text_layer_words(doc[i]) for i in range(doc.page_count)]
-    if todo:
-        for result in ocr_pages(path, sorted(todo), config):
-            words[result.page] = result.words
-    return words

@@ -13,6 +13,7 @@ segmentation, validation and item building as any PDF, and the items point back 
 from __future__ import annotations
 
 import hashlib
+import statistics
 import tempfile
 from functools import partial
 from dataclasses import dataclass
@@ -69,10 +70,7 @@ class OcrWordSource:
         self.pages[page.number] = words
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
-        return [
-            Word(w.x0, w.y0, w.x1, w.y1, w.text, max(1.0, w.y1 - w.y0), page.number, True, w.conf)
-            for w in words
-        ]
+        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
 
     def flag(self, item: Item) -> Item:
         """Add ``ocr_low_confidence`` when the OCR words inside the item's box are read with low confidence."""
@@ -83,6 +81,18 @@ class OcrWordSource:
         if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
             return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
         return item
+
+
+def _type_sizes(words: tuple[ocr_mod.OcrWord, ...]) -> list[float]:
+    """Type size of each OCR word for segmentation, from its box height. OCR boxes of body text vary by a
+    third either way (a syllable's box stretched by an accent or the line below), and a line of body text
+    read as larger type is set apart like a heading: heights within that spread count as the page's body
+    size; clearly larger or smaller type (headings, titles, footnotes) keeps its own."""
+    heights = [max(1.0, w.y1 - w.y0) for w in words]
+    if not heights:
+        return []
+    body = statistics.median(heights)
+    return [body if 0.75 * body <= h <= 1.35 * body else h for h in heights]
 
 
 def parse_pdf(

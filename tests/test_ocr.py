@@ -13,6 +13,9 @@ from curation.io import read_items, read_jsonl
 from curation.ocr import (
     OcrConfig,
     OcrWord,
+    TsvWord,
+    _boxes_within_lines,
+    _correct_missed_markers,
     _join_syllables,
     _merge_latin,
     char_accuracy,
@@ -27,6 +30,8 @@ from curation.ocr import (
     text_layer_status,
     _render_region,
     Region,
+    _gray,
+    skew_angle,
 )
 from curation.rejects import WITHHELD_REASON
 from conftest import realdata_path
@@ -224,3 +229,64 @@ def test_physician_items_read_like_the_page(physician_parse):
     assert "".join(by_number[1].question.split()).startswith("「감염병의예방및관리에관한법률」에따라")
     assert by_number[27].options[2].replace(" ", "") == "가슴등신경(thoracodorsalnerve)"
     assert by_number[80].number == 80 and len(by_number[80].options) == 5
+
+
+def _crooked_scan(source, pages: list[int], angle: float, dest) -> None:
+    """An image-only copy of some pages, each turned by ``angle`` degrees as a crooked scanner would."""
+    with pymupdf.open(source) as doc, pymupdf.open() as out:
+        for index in pages:
+            page = doc[index]
+            pix = page.get_pixmap(matrix=pymupdf.Matrix(200 / 72, 200 / 72).prerotate(angle), colorspace=pymupdf.csGRAY, alpha=False)
+            new = out.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, pixmap=pix)
+        out.save(dest)
+
+
+@needs_tesseract
+@pytest.mark.parametrize("angle", [1.5, -1.0])
+def test_a_crooked_scan_is_straightened_and_gives_the_same_items(tmp_path, angle):
+    from curation.parse_routes import parse_any
+
+    source = realdata_path("pdf", "nurseaide_2022H1_even_q.pdf")
+    text_part = tmp_path / "text.pdf"
+    with pymupdf.open(source) as doc:
+        doc.select([0, 1, 2])
+        doc.save(text_part)
+    scan = tmp_path / "scan.pdf"
+    _crooked_scan(source, [0, 1, 2], angle, scan)
+    with pymupdf.open(scan) as doc:
+        assert abs(skew_angle(_gray(doc[1].get_pixmap(dpi=100, colorspace=pymupdf.csGRAY)))) >= 0.9
+    text = parse_any(text_part)[0].items
+    read = parse_any(scan)[0]
+    assert read.route == "pdf-ocr"
+    # The bench's bar: the same structure (number and option count) on at least 95% of the items.
+    shapes = {(i.number, len(i.options)) for i in read.items}
+    same = [i for i in text if (i.number, len(i.options)) in shapes]
+    assert len(same) >= 0.95 * len(text) == 0.95 * 23
+    by_number = {i.number: i for i in read.items}
+    accuracy = [char_accuracy(by_number[i.number].question + "".join(by_number[i.number].options), i.question + "".join(i.options)) for i in same]
+    assert sum(accuracy) / len(accuracy) >= 0.95
+
+
+def test_a_marker_read_as_text_and_run_into_the_option_is_split_off():
+    def line(y: float, *texts: str) -> list[OcrWord]:
+        return [OcrWord(96 + 20 * i, y, 96 + 20 * i + 15, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line(0, "①", "유침시"), line(20, "2)훈침시", "발침하지"), line(40, "③", "발침시")]
+    lines[0][0] = OcrWord(96, 0, 107, 10, "①", 96.0, 0)
+    lines[2][0] = OcrWord(96, 40, 107, 50, "③", 96.0, 0)
+    _correct_missed_markers(lines)
+    assert [w.text for w in lines[1]] == ["②", "훈침시", "발침하지"]
+    assert lines[1][0].x1 <= lines[1][1].x0
+
+
+def test_word_boxes_are_cut_to_their_line():
+    def t(top: int, height: int, text: str, line: int) -> TsvWord:
+        return TsvWord(0, top, 10, height, 90.0, text, (1, 1, line))
+
+    words = [t(390, 10, "거", 10), t(389, 14, "절", 10), t(389, 14, "한", 10), t(389, 14, "다.", 10),
+             t(427, 10, "협", 12), t(420, 22, "조", 12), t(427, 10, "한다.", 12)]
+    words += [t(409, 10, syllable, 11) for syllable in "환자에게유리하면의사가"]  # text of ordinary height
+    boxes = {(w.text, w.key[2]): (w.top, w.top + w.height) for w in _boxes_within_lines(words)}
+    assert all(y1 - y0 <= 13 for y0, y1 in boxes.values())  # 10 pt text, 1.5 pt of slack each way
+    assert boxes[("조", 12)][0] >= 425 and boxes[("절", 10)][1] <= 402
