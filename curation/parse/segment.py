@@ -182,6 +182,11 @@ def is_heading(line: Line, body_size: float) -> bool:
     return names_a_subject(line.text) and set_apart(line, body_size)
 
 
+# Numbering that starts again at 1 after a complete question numbered at least this is the next subject,
+# even when its heading was not read (an OCR'd page whose title came out as junk).
+RESTART_AFTER = 10
+
+
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
     """Split lines (reading order, furniture removed) into question blocks."""
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
@@ -228,13 +233,14 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
         if start is not None:
             number, skip, first = start
             if cur is None:
-                if not blocks or number == blocks[-1].number + 1 or (number == 1 and heading_since_last):
-                    if number == 1 and blocks and heading_since_last:
+                restart = number == 1 and (heading_since_last or (blocks and blocks[-1].number >= RESTART_AFTER))
+                if not blocks or number == blocks[-1].number + 1 or restart:
+                    if number == 1 and blocks:
                         part += 1
                     cur = open_block(number, line, skip, first)
                     continue
             elif cur.complete:
-                if number == cur.number + 1 or (number == 1 and heading_since_last):
+                if number == cur.number + 1 or (number == 1 and (heading_since_last or cur.number >= RESTART_AFTER)):
                     close(cur)
                     if number == 1:
                         part += 1
