@@ -290,21 +290,30 @@ def find_regions(gray: np.ndarray, scale: float = 1.0) -> list[Region]:
     # A printed column separator (a rule over half the content's height) marks a gutter even on a sparse
     # page, where a full-width title crosses more than its usual share of the inked rows.
     rule_columns = [x for x in range(lo, hi) if vertical[top:bottom, x].sum() >= 0.5 * content_h]
-    if rule_columns and not any(g0 <= x < g1 for g0, g1 in gutters for x in rule_columns):
-        x = rule_columns[len(rule_columns) // 2]
-        gutters.append((x, x + 1))
+    for x in rule_columns:
+        if not any(g0 <= x < g1 for g0, g1 in gutters):
+            gutters.append((x, x + 1))
     if not gutters:
         region = box(left, top, right, bottom)
         return [region] if region else []
     def ruled(g: tuple[int, int]) -> list[int]:
         return [x for x in range(*g) if vertical[top:bottom, x].sum() >= 0.5 * content_h]
 
-    # A printed column separator marks the gutter; without one, the emptiest band does (the wider on a
-    # tie), not the widest: short options leave wide but less empty bands inside a column.
-    g0, g1 = min(gutters, key=lambda g: (not ruled(g), round(float(crossing[g[0] : g[1]].mean()), 2), g[0] - g[1]))
+    # A printed column separator marks the gutter (the one nearest the middle of the page: the left edge of
+    # a framed figure in the right column is a long vertical rule too); without one, the emptiest band
+    # does (the wider on a tie), not the widest: short options leave wide but less empty bands inside a
+    # column.
+    middle = (left + right) / 2
+
+    def rank(g: tuple[int, int]) -> tuple:
+        if rules := ruled(g):
+            return (0, min(abs(x - middle) for x in rules), 0)
+        return (1, round(float(crossing[g[0] : g[1]].mean()), 2), g[0] - g[1])
+
+    g0, g1 = min(gutters, key=rank)
     centre = (g0 + g1) / 2
     if rules := ruled((g0, g1)):
-        mid = min(rules, key=lambda x: abs(x - centre))
+        mid = min(rules, key=lambda x: abs(x - middle))
     else:  # the emptiest x of the gutter, away from hanging indents at its edges
         mid = min(range(g0, g1), key=lambda x: (round(float(crossing[x]), 2), abs(x - centre)))
     # Rows of text running across the gutter: inked on both sides of it, not on the gutter line alone (what

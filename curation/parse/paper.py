@@ -248,7 +248,9 @@ def _ranges(numbers: set[int]) -> str:
 def _incomplete_reason(block: Block, key: AnswerKey | None, meta: PaperMeta) -> str:
     """Why a numbered question without options is rejected: withheld by the examiner (the paper prints
     "멀티미디어 문제(비공개)" in its place, or the key marks the number withheld), else options not found."""
-    printed = "비공개" in "".join(compose(block.tokens).split())
+    # Not "<자료(비공개)>": that stands for a withheld photo of a question that is itself printed.
+    squashed = "".join(compose(block.tokens).split())
+    printed = "멀티미디어" in squashed or "문제(비공개)" in squashed
     entry = key.answer_for(block.number, session=meta.session, form=meta.form, subject=block.subject) if key else None
     if printed or (entry is not None and entry.withheld):
         return WITHHELD_REASON
