@@ -290,3 +290,13 @@ def test_word_boxes_are_cut_to_their_line():
     boxes = {(w.text, w.key[2]): (w.top, w.top + w.height) for w in _boxes_within_lines(words)}
     assert all(y1 - y0 <= 13 for y0, y1 in boxes.values())  # 10 pt text, 1.5 pt of slack each way
     assert boxes[("조", 12)][0] >= 425 and boxes[("절", 10)][1] <= 402
+
+
+def test_the_column_rule_not_a_framed_figure_edge_splits_the_columns():
+    # Page 16: question 54 on the left, two framed withheld photos and its options on the right; the
+    # frames' left edges make a long vertical rule of their own, right of the column rule.
+    with pymupdf.open(realdata_path(*PHYSICIAN)) as doc:
+        regions = page_regions(doc[15])
+    columns = [r for r in regions if r.y0 > 130 and r.y1 < 1070]
+    assert [(r.x0 < 415, r.x1 < 415) for r in columns] == [(True, True), (False, False)]
+    assert columns[1].x0 > 430
