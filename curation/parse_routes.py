@@ -63,11 +63,17 @@ class OcrWordSource:
         self.low_confidence = low_confidence
         self.on_page = on_page  # called with (page number, pages in the document) after each page
         self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        # The gutter of each page whose columns OCR found in the image: the parser takes it as given, since
+        # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
+        self.gutters: dict[int, float] = {}
         self.numbers = ocr_mod.QuestionNumbers()
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
-        words = self.numbers.repair(self.read(page).words)
+        read = self.read(page)
+        words = self.numbers.repair(read.words)
         self.pages[page.number] = words
+        if (gutter := _gutter(read.regions, page.rect.height)) is not None:
+            self.gutters[page.number] = gutter
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
         return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
@@ -81,6 +87,19 @@ class OcrWordSource:
         if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
             return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
         return item
+
+
+def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | None:
+    """x between the tallest pair of side-by-side column regions, or None for a one-column page."""
+    best: tuple[float, float] | None = None
+    for left in regions:
+        for right in regions:
+            overlap = min(left.y1, right.y1) - max(left.y0, right.y0)
+            if left.x1 <= right.x0 + 2 and overlap > 0.2 * page_height:
+                height = (left.y1 - left.y0) + (right.y1 - right.y0)
+                if best is None or height > best[0]:
+                    best = (height, (left.x1 + right.x0) / 2)
+    return best[1] if best else None
 
 
 def _type_sizes(words: tuple[ocr_mod.OcrWord, ...]) -> list[float]:

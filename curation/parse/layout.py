@@ -96,9 +96,11 @@ def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, 
     return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
 
 
-def order_page(words: Sequence[Word], page: int, width: float, height: float) -> tuple[list[Line], int]:
-    """Lines of a page in reading order, and the number of columns found."""
-    gutter = find_gutter(words, width, height)
+def order_page(
+    words: Sequence[Word], page: int, width: float, height: float, gutter: float | None = None
+) -> tuple[list[Line], int]:
+    """Lines of a page in reading order, and the number of columns found (or given by ``gutter``)."""
+    gutter = gutter if gutter is not None else find_gutter(words, width, height)
     if gutter is None:
         return group_lines(words, page, _left(words, width), _right(words, width), 0), 1
     crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
@@ -159,12 +161,13 @@ def is_page_number(text: str) -> bool:
     return bool(t) and (bool(_PAGE_NUMBER.match(t)) or bool(_PAGE_NUMBER_PAREN.search(t)))
 
 
-def lay_out(pages: Sequence[tuple[list[Word], float, float]]) -> list[PageText]:
+def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None) -> list[PageText]:
     """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
-    pages (digits ignored), page numbers, and candidate-information boxes."""
+    pages (digits ignored), page numbers, and candidate-information boxes. ``gutters`` gives the gutter of
+    pages whose columns are known already (OCR found them in the page image)."""
     ordered = []
     for index, (words, width, height) in enumerate(pages):
-        lines, columns = order_page(words, index, width, height)
+        lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
         ordered.append((index, width, height, lines, columns))
     in_margin: Counter[str] = Counter()
     for index, width, height, lines, _ in ordered:

@@ -111,7 +111,7 @@ def parse_paper(
     doc = open_pdf(path)
     with doc:
         pages, figures, ocr_pages = _read_words(doc, path, ocr)
-        laid = lay_out(pages)
+        laid = lay_out(pages, getattr(ocr, "gutters", None))
         lines = [line for page in laid for line in page.lines]
         grid = find_grid(lines)
         question_lines = lines[: grid.first_line] if grid else lines

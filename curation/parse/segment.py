@@ -190,10 +190,16 @@ RESTART_AFTER = 10
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
     """Split lines (reading order, furniture removed) into question blocks."""
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
+    # A column's left edge, where its question numbers stand: the leftmost numbered line, else the leftmost
+    # line (a stray fragment of a line from the other column, as OCR can leave, is no edge).
     colmin: dict[tuple[int, int], float] = {}
+    numbered: dict[tuple[int, int], float] = {}
     for line in lines:
         k = (line.page, line.column)
         colmin[k] = min(colmin.get(k, line.x0), line.x0)
+        if START.match(line.text):
+            numbered[k] = min(numbered.get(k, line.x0), line.x0)
+    colmin.update(numbered)
     running = running_subjects or {}
     blocks: list[Block] = []
     incomplete: list[Block] = []
