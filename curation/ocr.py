@@ -957,11 +957,17 @@ def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
 _NUMBER_LIKE = re.compile(r"^([^\s가-힣ㄱ-ㅎ]{1,3})\.$")
 
 
+def _one_digit_off(read: int, expected: int) -> bool:
+    a, b = str(read), str(expected)
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
+
+
 class QuestionNumbers:
-    """Repairs misread question numbers ("@." for "8.") from their sequence, page after page.
+    """Repairs misread question numbers ("@." for "8.", "58." for "53.") from their sequence, page after page.
 
     A question number is the first word of a line at the left edge of its column, ending in a full stop.
-    One that is not a number, between n above and n+2 below (or the last on its page, after n), is n+1.
+    One that is not a number, between n above and n+2 below (or the last on its page, after n), is n+1;
+    one that differs from n+1 after n by a single digit is n+1.
     Feed pages in order; the numbering carries across pages."""
 
     def __init__(self) -> None:
@@ -987,6 +993,11 @@ class QuestionNumbers:
                 slots.append((indexes[0], int(value) if value.isdigit() else None))
         out = list(words)
         for k, (index, number) in enumerate(slots):
+            expected = self.last + 1
+            if number is not None and self.last and number != expected and _one_digit_off(number, expected):
+                # "58." where 53 is due: one digit misread, the sequence says which.
+                out[index] = replace(words[index], text=f"{expected}.", conf=min(words[index].conf, 50.0))
+                number = expected
             if number is not None:
                 self.last = number
                 continue

@@ -13,6 +13,7 @@ from curation.io import read_items, read_jsonl
 from curation.ocr import (
     OcrConfig,
     OcrWord,
+    QuestionNumbers,
     TsvWord,
     _boxes_within_lines,
     _correct_missed_markers,
@@ -300,3 +301,12 @@ def test_the_column_rule_not_a_framed_figure_edge_splits_the_columns():
     columns = [r for r in regions if r.y0 > 130 and r.y1 < 1070]
     assert [(r.x0 < 415, r.x1 < 415) for r in columns] == [(True, True), (False, False)]
     assert columns[1].x0 > 430
+
+
+def test_question_numbers_misread_by_one_digit_follow_the_sequence():
+    def line(n: int, first: str) -> list[OcrWord]:
+        return [OcrWord(50 + 30 * i, 100 * n, 70 + 30 * i, 100 * n + 10, t, 90.0, 0, 0, n, i) for i, t in enumerate((first, "소득세법", "거주자", "자료이다."))]
+
+    words = tuple(w for n, first in enumerate(["52.", "58.", "54.", "1."]) for w in line(n, first))
+    repaired = QuestionNumbers().repair(words)
+    assert [w.text for w in repaired if w.word == 0] == ["52.", "53.", "54.", "1."]
