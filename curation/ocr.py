@@ -967,7 +967,7 @@ class QuestionNumbers:
 
     A question number is the first word of a line at the left edge of its column, ending in a full stop.
     One that is not a number, between n above and n+2 below (or the last on its page, after n), is n+1;
-    one that differs from n+1 after n by a single digit is n+1.
+    one that differs from n+1 by a single digit, between n above and n+2 below, is n+1.
     Feed pages in order; the numbering carries across pages."""
 
     def __init__(self) -> None:
@@ -994,8 +994,10 @@ class QuestionNumbers:
         out = list(words)
         for k, (index, number) in enumerate(slots):
             expected = self.last + 1
-            if number is not None and self.last and number != expected and _one_digit_off(number, expected):
-                # "58." where 53 is due: one digit misread, the sequence says which.
+            following = next((n for _, n in slots[k + 1 :] if n is not None), None)
+            if number is not None and self.last and number != expected and _one_digit_off(number, expected) and following == expected + 1:
+                # "58." between 52 and 54: one digit misread, the sequence on both sides says which (a
+                # number skipped by this reading, not misread, leaves the next one alone).
                 out[index] = replace(words[index], text=f"{expected}.", conf=min(words[index].conf, 50.0))
                 number = expected
             if number is not None:
