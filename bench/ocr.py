@@ -27,18 +27,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from curation.ocr import OcrConfig, char_accuracy, ocr_page, page_regions, text_layer_status  # noqa: E402
+from curation.parse_routes import rasterise  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata" / "pdf"
-
-
-def rasterise(src: Path, dest: Path, pages: list[int], dpi: int = 200) -> None:
-    with pymupdf.open(src) as doc, pymupdf.open() as out:
-        for index in pages:
-            page = doc[index]
-            pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-            new = out.new_page(width=page.rect.width, height=page.rect.height)
-            new.insert_image(new.rect, pixmap=pix)
-        out.save(dest, deflate=True)
 
 
 def text_papers(only: list[str]) -> list[Path]:
@@ -62,7 +53,7 @@ def page_accuracy(paper: Path, pages: list[int], config: OcrConfig) -> tuple[flo
     """Mean character accuracy, characters compared, OCR seconds, text-layer seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         scan_path = Path(tmp) / "scan.pdf"
-        rasterise(paper, scan_path, pages)
+        rasterise(paper, scan_path, pages=pages)
         ocr_s = 0.0
         read: dict[int, list] = {}
         with pymupdf.open(scan_path) as scan:
@@ -134,7 +125,7 @@ def whole_paper(paper: Path, skip: int, config: OcrConfig) -> dict | None:
         count = doc.page_count
     with tempfile.TemporaryDirectory() as tmp:
         scan_path = Path(tmp) / paper.name
-        rasterise(paper, scan_path, list(range(count)))
+        rasterise(paper, scan_path)
         hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
         start = time.perf_counter()
         read = parse_paper(scan_path, ocr=hook)

@@ -158,10 +158,12 @@ def _parse_forcing_ocr(path: Path, hook: Callable[[pymupdf.Page], list[Word]], *
     return result
 
 
-def rasterise(src: Path, dest: Path, dpi: int = 200) -> None:
-    """An image-only copy of a PDF (each page a grey raster, no text layer), same page sizes."""
+def rasterise(src: Path, dest: Path, dpi: int = 200, pages: list[int] | None = None) -> None:
+    """An image-only copy of a PDF, or of some of its pages (each a grey raster, no text layer), same page
+    sizes."""
     with pymupdf.open(src) as doc, pymupdf.open() as out:
-        for page in doc:
+        for index in range(doc.page_count) if pages is None else pages:
+            page = doc[index]
             pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
             new = out.new_page(width=page.rect.width, height=page.rect.height)
             new.insert_image(new.rect, pixmap=pix)
