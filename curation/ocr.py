@@ -520,33 +520,47 @@ def _read_strip(
     if not which:
         return found
     # One glyph per line, so that Tesseract cannot run neighbours together ("3451" for four rings).
-    height = max(rings[i].inner.shape[0] for i in which)
-    width = max(rings[i].inner.shape[1] for i in which)
-    gap = height
-    strip = np.full((gap + len(which) * (height + gap), width + 2 * gap), 255, np.uint8)
-    slots = []
-    y = gap
-    for i in which:
-        gh, gw = rings[i].inner.shape
-        strip[y : y + gh, gap : gap + gw][rings[i].inner] = 0
-        slots.append((i, y - gap / 2, y + height + gap / 2))
-        y += height + gap
+    glyphs = [np.where(rings[i].inner, 0, 255).astype(np.uint8) for i in which]
     extra = ("-c", "tessedit_char_whitelist=123456789") if digits_only else ()
-    words = run_tesseract(_png(strip), lang="eng" if digits_only else "kor+eng", psm=6, dpi=dpi, timeout_s=timeout_s, extra=extra)
-    for word in words:
-        centre = word.top + word.height / 2
-        slot = next((i for i, top, bottom in slots if top <= centre < bottom), None)
-        if slot is None or found[slot] is not None:
-            continue
-        chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
-        if len(chars) != 1:
-            continue
-        char = chars[0]
-        if char.isdigit() and 1 <= int(char) <= 9:
-            found[slot] = (CIRCLED_DIGITS[int(char) - 1], word.conf)
-        elif char in CIRCLED_JAMO:
-            found[slot] = (CIRCLED_JAMO[char], word.conf)
+    lang = "eng" if digits_only else "kor+eng"
+    for position, words in read_one_a_line(glyphs, gap=1.0, lang=lang, dpi=dpi, timeout_s=timeout_s, extra=extra).items():
+        for word in words:
+            chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
+            if len(chars) != 1:
+                continue
+            char = chars[0]
+            if char.isdigit() and 1 <= int(char) <= 9:
+                found[which[position]] = (CIRCLED_DIGITS[int(char) - 1], word.conf)
+                break
+            if char in CIRCLED_JAMO:
+                found[which[position]] = (CIRCLED_JAMO[char], word.conf)
+                break
     return found
+
+
+def read_one_a_line(
+    images: list[np.ndarray], *, gap: float, lang: str, dpi: int, timeout_s: float, extra: tuple[str, ...] = ()
+) -> dict[int, list[TsvWord]]:
+    """Small grey images (glyphs, words) stacked one a line, ``gap`` times the tallest one's height apart,
+    read in one Tesseract call: the words read on each image's line, by the image's position, left to
+    right."""
+    height = max(image.shape[0] for image in images)
+    width = max(image.shape[1] for image in images)
+    space = int(gap * height)
+    strip = np.full((space + len(images) * (height + space), width + 2 * space), 255, np.uint8)
+    slots = []
+    y = space
+    for position, image in enumerate(images):
+        strip[y : y + image.shape[0], space : space + image.shape[1]] = image
+        slots.append((position, y - space / 2, y + height + space / 2))
+        y += height + space
+    found: dict[int, list[TsvWord]] = {}
+    for word in run_tesseract(_png(strip), lang=lang, psm=6, dpi=dpi, timeout_s=timeout_s, extra=extra):
+        centre = word.top + word.height / 2
+        slot = next((p for p, top, bottom in slots if top <= centre < bottom), None)
+        if slot is not None:
+            found.setdefault(slot, []).append(word)
+    return {p: sorted(words, key=lambda w: w.left) for p, words in found.items()}
 
 
 def _fill_from_neighbours(rings: list[Ring], found: list[tuple[str, float] | None]) -> None:
@@ -747,25 +761,11 @@ def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int,
         w = words[i]
         crop = gray[max(0, w.top - pad) : w.top + w.height + pad, max(0, w.left - pad) : w.left + w.width + pad]
         crops.append(np.kron(crop, np.ones((2, 2), np.uint8)))
-    height = max(c.shape[0] for c in crops)
-    width = max(c.shape[1] for c in crops)
-    gap = height // 2
-    strip = np.full((gap + len(crops) * (height + gap), width + 2 * gap), 255, np.uint8)
-    slots = []
-    y = gap
-    for i, crop in zip(todo, crops):
-        strip[y : y + crop.shape[0], gap : gap + crop.shape[1]] = crop
-        slots.append((i, y - gap / 2, y + height + gap / 2))
-        y += height + gap
-    readings: dict[int, list[TsvWord]] = {}
-    for t in run_tesseract(_png(strip), lang=lang, psm=6, dpi=2 * dpi, timeout_s=timeout_s):
-        centre = t.top + t.height / 2
-        slot = next((i for i, top, bottom in slots if top <= centre < bottom), None)
-        if slot is not None:
-            readings.setdefault(slot, []).append(t)
+    read = read_one_a_line(crops, gap=0.5, lang=lang, dpi=2 * dpi, timeout_s=timeout_s)
+    readings = {todo[position]: parts for position, parts in read.items()}
     out = list(words)
     for i, parts in readings.items():
-        english = "".join(p.text for p in sorted(parts, key=lambda p: p.left))
+        english = "".join(p.text for p in parts)
         conf = min(p.conf for p in parts)
         merged = _merge_latin(words[i].text, english)
         # A crop with Hangul in it lowers the English model's confidence for the whole reading, so only
