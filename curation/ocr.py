@@ -1003,8 +1003,7 @@ class QuestionNumbers:
             if number is not None:
                 self.last = number
                 continue
-            after = next((n for _, n in slots[k + 1 :] if n is not None), None)
-            if after is None or after == self.last + 2:
+            if following is None or following == self.last + 2:
                 self.last += 1
                 out[index] = replace(words[index], text=f"{self.last}.", conf=min(words[index].conf, 50.0))
         return tuple(out)
