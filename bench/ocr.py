@@ -49,11 +49,11 @@ def text_papers(only: list[str]) -> list[Path]:
     return papers
 
 
-def page_accuracy(paper: Path, pages: list[int], config: OcrConfig) -> tuple[float, int, float, float]:
+def page_accuracy(paper: Path, pages: list[int], config: OcrConfig, scan_dpi: int) -> tuple[float, int, float, float]:
     """Mean character accuracy, characters compared, OCR seconds, text-layer seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         scan_path = Path(tmp) / "scan.pdf"
-        rasterise(paper, scan_path, pages=pages)
+        rasterise(paper, scan_path, dpi=scan_dpi, pages=pages)
         ocr_s = 0.0
         read: dict[int, list] = {}
         with pymupdf.open(scan_path) as scan:
@@ -109,7 +109,7 @@ def _by_region(words: list[tuple[float, float, float, float, str]], regions) -> 
     return texts
 
 
-def whole_paper(paper: Path, skip: int, config: OcrConfig) -> dict | None:
+def whole_paper(paper: Path, skip: int, config: OcrConfig, scan_dpi: int) -> dict | None:
     """One OCR pass over the whole paper rendered to images, through the parser: item structure and
     character accuracy of stems and options against the text-layer parse, and page character accuracy
     (cover pages skipped) from the same OCR words. None when the parser refuses the paper (essays)."""
@@ -125,7 +125,7 @@ def whole_paper(paper: Path, skip: int, config: OcrConfig) -> dict | None:
         count = doc.page_count
     with tempfile.TemporaryDirectory() as tmp:
         scan_path = Path(tmp) / paper.name
-        rasterise(paper, scan_path)
+        rasterise(paper, scan_path, dpi=scan_dpi)
         hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
         start = time.perf_counter()
         read = parse_paper(scan_path, ocr=hook)
@@ -170,7 +170,8 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=1, help="pages skipped at the start (the cover)")
     parser.add_argument("--items", action="store_true", help="parse whole papers and compare items too (slow)")
     parser.add_argument("--only", nargs="*", default=[], help="papers whose names contain these strings")
-    parser.add_argument("--dpi", type=int, default=OcrConfig.dpi)
+    parser.add_argument("--dpi", type=int, default=OcrConfig.dpi, help="resolution the OCR route renders pages at")
+    parser.add_argument("--scan-dpi", type=int, default=200, help="resolution of the image-only copies")
     parser.add_argument("--psm", type=int, default=OcrConfig.psm)
     parser.add_argument("--lang", default=OcrConfig.lang, help="Tesseract model(s), e.g. Hangul or kor")
     parser.add_argument("--latin-lang", default=OcrConfig.latin_lang or "", help="model re-reading low-confidence Latin words ('' for none)")
@@ -183,13 +184,13 @@ def main() -> None:
     print(header)
     totals = {"pages": 0, "chars": 0, "weighted": 0.0, "ocr_s": 0.0, "text_s": 0.0, "items": 0, "same": 0, "item_w": 0.0}
     for paper in text_papers(args.only):
-        found = whole_paper(paper, args.skip, config) if args.items else None
+        found = whole_paper(paper, args.skip, config, args.scan_dpi) if args.items else None
         if found is None:  # page figures only: --items not asked, or an essay paper the parser refuses
             with pymupdf.open(paper) as doc:
                 count = doc.page_count
             first = min(args.skip, max(0, count - 1))
             pages = list(range(first, count if not args.pages else min(first + args.pages, count)))
-            acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config)
+            acc, chars, ocr_s, text_s = page_accuracy(paper, pages, config, args.scan_dpi)
             found = {"pages": len(pages), "chars": chars, "acc": acc, "ocr_s": ocr_s, "text_s": text_s}
         row = (f"{paper.stem[:52]:52} {found['pages']:5d} {found['chars']:7d} {found['acc']:8.4f} "
                f"{found['pages'] / found['ocr_s']:8.3f} {found['pages'] / max(found['text_s'], 1e-9):9.1f}")
