@@ -26,7 +26,7 @@ import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Literal
+from typing import Callable, Iterable, Literal
 
 import numpy as np
 import pymupdf
@@ -973,28 +973,16 @@ class QuestionNumbers:
     def __init__(self) -> None:
         self.last = 0
 
-    def repair(self, words: tuple[OcrWord, ...]) -> tuple[OcrWord, ...]:
-        lines: dict[int, list[int]] = {}
-        for i, w in enumerate(words):
-            lines.setdefault(w.line, []).append(i)
-        left: dict[int, float] = {}  # the column's left edge, from lines of text (not stray marks)
-        for indexes in lines.values():
-            if len(indexes) >= 3:
-                w = words[indexes[0]]
-                left[w.block] = min(left.get(w.block, w.x0), w.x0)
-        slots: list[tuple[int, int | None]] = []  # word index, number (None: misread)
-        for indexes in lines.values():
-            first = words[indexes[0]]
-            if len(indexes) < 2 or first.block not in left or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
-                continue
-            match = _NUMBER_LIKE.match(first.text)
-            if match:
-                value = match.group(1)
-                slots.append((indexes[0], int(value) if value.isdigit() else None))
+    def repair(self, words: tuple[OcrWord, ...], next_page: Callable[[], tuple[OcrWord, ...]] | None = None) -> tuple[OcrWord, ...]:
+        """The page's words with misread question numbers repaired. ``next_page`` gives the next page's
+        words, asked for only when the last number on this page needs the one after it as confirmation."""
+        slots = self._slots(words)
         out = list(words)
         for k, (index, number) in enumerate(slots):
             expected = self.last + 1
             following = next((n for _, n in slots[k + 1 :] if n is not None), None)
+            if following is None and next_page is not None and number is not None and self.last and _one_digit_off(number, expected):
+                following = next((n for _, n in self._slots(next_page()) if n is not None), None)
             if number is not None and self.last and number != expected and _one_digit_off(number, expected) and following == expected + 1:
                 # "58." between 52 and 54: one digit misread, the sequence on both sides says which (a
                 # number skipped by this reading, not misread, leaves the next one alone).
@@ -1007,3 +995,25 @@ class QuestionNumbers:
                 self.last += 1
                 out[index] = replace(words[index], text=f"{self.last}.", conf=min(words[index].conf, 50.0))
         return tuple(out)
+
+    @staticmethod
+    def _slots(words: tuple[OcrWord, ...]) -> list[tuple[int, int | None]]:
+        """(word index, number or None where misread) of each question-number-like word, in reading order."""
+        lines: dict[int, list[int]] = {}
+        for i, w in enumerate(words):
+            lines.setdefault(w.line, []).append(i)
+        left: dict[int, float] = {}  # the column's left edge, from lines of text (not stray marks)
+        for indexes in lines.values():
+            if len(indexes) >= 3:
+                w = words[indexes[0]]
+                left[w.block] = min(left.get(w.block, w.x0), w.x0)
+        slots: list[tuple[int, int | None]] = []
+        for indexes in lines.values():
+            first = words[indexes[0]]
+            if len(indexes) < 2 or first.block not in left or first.x0 - left[first.block] > 0.8 * (first.y1 - first.y0):
+                continue
+            match = _NUMBER_LIKE.match(first.text)
+            if match:
+                value = match.group(1)
+                slots.append((indexes[0], int(value) if value.isdigit() else None))
+        return slots

@@ -67,16 +67,26 @@ class OcrWordSource:
         # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
         self.gutters: dict[int, float] = {}
         self.numbers = ocr_mod.QuestionNumbers()
+        self._read_ahead: dict[int, ocr_mod.OcrPage] = {}
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
-        read = self.read(page)
-        words = self.numbers.repair(read.words)
+        read = self._read_ahead.pop(page.number, None) or self.read(page)
+        words = self.numbers.repair(read.words, partial(self._next_words, page))
         self.pages[page.number] = words
         if (gutter := _gutter(read.regions, page.rect.height)) is not None:
             self.gutters[page.number] = gutter
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
         return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
+
+    def _next_words(self, page: pymupdf.Page) -> tuple[ocr_mod.OcrWord, ...]:
+        """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
+        number = page.number + 1
+        if number >= page.parent.page_count:
+            return ()
+        if number not in self._read_ahead:
+            self._read_ahead[number] = self.read(page.parent[number])
+        return self._read_ahead[number].words
 
     def flag(self, item: Item) -> Item:
         """Add ``ocr_low_confidence`` when the OCR words inside the item's box are read with low confidence."""
