@@ -175,8 +175,9 @@ def main() -> None:
     parser.add_argument("--psm", type=int, default=OcrConfig.psm)
     parser.add_argument("--lang", default=OcrConfig.lang, help="Tesseract model(s), e.g. Hangul or kor")
     parser.add_argument("--latin-lang", default=OcrConfig.latin_lang or "", help="model re-reading low-confidence Latin words ('' for none)")
+    parser.add_argument("--latin-below", type=float, default=OcrConfig.latin_below, help="confidence under which Latin words are read again")
     args = parser.parse_args()
-    config = OcrConfig(dpi=args.dpi, psm=args.psm, lang=args.lang, latin_lang=args.latin_lang or None)
+    config = OcrConfig(dpi=args.dpi, psm=args.psm, lang=args.lang, latin_lang=args.latin_lang or None, latin_below=args.latin_below)
     print(f"OCR config {config.fingerprint}")
     header = f"{'paper':52} {'pages':>5} {'chars':>7} {'char acc':>8} {'ocr p/s':>8} {'text p/s':>9}"
     if args.items:

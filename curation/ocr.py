@@ -357,6 +357,25 @@ def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray) -> np.ndarray:
     return out
 
 
+def without_watermarks(gray: np.ndarray) -> np.ndarray:
+    """The layout image (72 dpi) without large light-grey shapes that hold no dark ink of their own: a
+    watermark's letters (KSPO's crosses the gutter in 45 pt letters) would join the columns into one band.
+    Text keeps its light fringe (light ink next to dark ink), and thin light lines (hairline column rules)
+    stay: they mark gutters."""
+    dark = dilate(gray < 110, 5)
+    light = (gray < 230) & ~dark
+    labels, _ = ndimage.label(light, structure=np.ones((3, 3), bool))
+    out = gray.copy()
+    big = 30  # pixels = points: taller or wider than any glyph of body text or titles
+    for index, sl in enumerate(ndimage.find_objects(labels), start=1):
+        if sl is None:
+            continue
+        h, w = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+        if (h > big or w > big) and min(h, w) > 3:
+            out[sl][labels[sl] == index] = 255
+    return out
+
+
 # Regions smaller than this in both directions (points) are corners of frames, not text.
 MIN_REGION = 16.0
 
@@ -366,7 +385,7 @@ def page_regions(page: pymupdf.Page) -> list[Region]:
     sx = page.rect.width / pix.width
     return [
         Region(r.x0 + page.rect.x0, r.y0 + page.rect.y0, r.x1 + page.rect.x0, r.y1 + page.rect.y0)
-        for r in find_regions(_gray(pix), sx)
+        for r in find_regions(without_watermarks(flatten_background(_gray(pix), LAYOUT_DPI)), sx)
         if r.x1 - r.x0 >= MIN_REGION or r.y1 - r.y0 >= MIN_REGION
     ]
 
@@ -522,7 +541,8 @@ def _read_strip(
     # One glyph per line, so that Tesseract cannot run neighbours together ("3451" for four rings).
     glyphs = [np.where(rings[i].inner, 0, 255).astype(np.uint8) for i in which]
     extra = ("-c", "tessedit_char_whitelist=123456789") if digits_only else ()
-    lang = "eng" if digits_only else "kor+eng"
+    # Korean alone: with English beside it Tesseract reads a circled ㄱ as "4" (with 96% confidence).
+    lang = "eng" if digits_only else "kor"
     for position, words in read_one_a_line(glyphs, gap=1.0, lang=lang, dpi=dpi, timeout_s=timeout_s, extra=extra).items():
         for word in words:
             chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
@@ -878,14 +898,20 @@ def _render_region(page: pymupdf.Page, region: Region, dpi: int) -> np.ndarray:
     return flatten_background(_gray(pix), dpi)
 
 
+# Wider than any stroke of text (bold titles included), narrower than the white between lines, so that
+# only broad grey areas (watermarks, shading) count as background. A quarter of an inch.
+BACKGROUND_WINDOW_PT = 18
+
+
 def flatten_background(gray: np.ndarray, dpi: int) -> np.ndarray:
     """The image divided by its background: grey watermarks, shaded boxes and a scan's tint become white,
     text on them stays dark. Without this, a watermark (grey 195-215 under the options of Q-Net papers)
-    joins thin rings to the ground and Tesseract reads "①" on it as "00" or "⑤".
+    joins thin rings to the ground and Tesseract reads "①" on it as "00" or "⑤", and a large watermark
+    across the gutter (KSPO's) reads as a band spanning both columns.
 
-    The background is the image closed (max, then min) over a window wider than any stroke of body text
-    or headings (a twelfth of an inch), so glyphs vanish from it and broad grey areas stay."""
-    size = max(3, dpi // 12)
+    The background is the image closed (max, then min) over a window of ``BACKGROUND_WINDOW_PT``, so
+    glyphs vanish from it and broad grey areas stay."""
+    size = max(3, round(BACKGROUND_WINDOW_PT * dpi / 72))
     background = ndimage.minimum_filter(ndimage.maximum_filter(gray, size=size), size=size).astype(np.float32)
     flat = gray.astype(np.float32) * 255.0 / np.maximum(background, 1.0)
     return np.clip(flat + 0.5, 0, 255).astype(np.uint8)
