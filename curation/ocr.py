@@ -715,6 +715,30 @@ def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
                 lines[index][1:1] = [replace(first, x0=cut, text=rest)]
             lines[index][0] = marker
             column[k] = (index, guess, None)
+    _correct_missed_inner_markers(lines, size)
+
+
+def _correct_missed_inner_markers(lines: list[list[OcrWord]], size: float) -> None:
+    """Options set two or three to a row: a misread marker inside a line ("① Log @ Consistency"), where
+    other lines of the region have a marker at the same x, follows the marker before it in the line."""
+    inner = [w for ws in lines for w in ws[1:] if w.text in CIRCLED_DIGITS]
+    if not inner:
+        return
+    for ws in lines:
+        if not ws or ws[0].text not in CIRCLED_DIGITS:
+            continue
+        last = CIRCLED_DIGITS.index(ws[0].text) + 1
+        for j in range(1, len(ws)):
+            word = ws[j]
+            if word.text in CIRCLED_DIGITS:
+                last = CIRCLED_DIGITS.index(word.text) + 1
+            elif (
+                _MISREAD_MARKER.match(word.text)
+                and last < len(CIRCLED_DIGITS)
+                and any(abs(word.x0 - m.x0) <= 0.6 * size for m in inner)
+            ):
+                last += 1
+                ws[j] = replace(word, text=CIRCLED_DIGITS[last - 1], conf=min(word.conf, 50.0))
 
 
 # Tesseract's Korean model splits words into syllables ("구 강 질 환"): on exam papers the gap between
