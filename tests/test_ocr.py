@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import numpy as np
 import pymupdf
 import pytest
 from typer.testing import CliRunner
@@ -32,6 +33,7 @@ from curation.ocr import (
     _render_region,
     Region,
     _gray,
+    flatten_background,
     skew_angle,
 )
 from curation.rejects import WITHHELD_REASON
@@ -114,6 +116,7 @@ def test_which_pages_need_ocr(realdata):
         (PHYSICIAN, 12, (410, 436)),  # a sparse page: two questions with withheld figures
         (("pdf", "nurseaide_2023H2_odd_q__MISNAMED_upstream.pdf"), 3, (407, 432)),
         (("pdf", "healthex_2020_s1_A_q.pdf"), 3, (290, 305)),  # no rule, hanging indents
+        (("pdf", "healthex_2020_s1_A_q.pdf"), 4, (290, 305)),  # a 45 pt watermark across the gutter
         (("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"), 3, (355, 385)),  # rule drawn in pieces
         (("pdf", "damageadj_2022_r8_1st_A_q.pdf"), 3, None),  # one column
         (("pdf", "swc1_2021_r19_s1_B_q.pdf"), 3, None),  # one column, options two to a row
@@ -310,3 +313,42 @@ def test_question_numbers_misread_by_one_digit_follow_the_sequence():
     words = tuple(w for n, first in enumerate(["52.", "58.", "54.", "1."]) for w in line(n, first))
     repaired = QuestionNumbers().repair(words)
     assert [w.text for w in repaired if w.word == 0] == ["52.", "53.", "54.", "1."]
+
+
+def test_the_last_number_on_a_page_is_confirmed_by_the_next_page():
+    def line(page: int, n: int, first: str) -> list[OcrWord]:
+        return [OcrWord(50 + 30 * i, 100 * n, 70 + 30 * i, 100 * n + 10, t, 90.0, page, 0, n, i) for i, t in enumerate((first, "소득세법", "거주자", "자료이다."))]
+
+    first = tuple(w for n, number in enumerate(["51.", "52.", "58."]) for w in line(0, n, number))
+    second = tuple(w for n, number in enumerate(["54.", "55."]) for w in line(1, n, number))
+    numbers = QuestionNumbers()
+    assert [w.text for w in numbers.repair(first, lambda: second) if w.word == 0] == ["51.", "52.", "53."]
+    assert [w.text for w in numbers.repair(second) if w.word == 0] == ["54.", "55."]
+    # Without confirmation (the next page starts at 1, a new subject), the number read stays.
+    numbers = QuestionNumbers()
+    restart = tuple(w for n, number in enumerate(["1.", "2."]) for w in line(1, n, number))
+    assert [w.text for w in numbers.repair(first, lambda: restart) if w.word == 0] == ["51.", "52.", "58."]
+
+
+def test_a_misread_marker_inside_a_row_of_options_follows_the_one_before_it():
+    def line(y: float, *texts: str) -> list[OcrWord]:
+        xs = [58, 70, 160, 172]
+        return [OcrWord(xs[i], y, xs[i] + (9 if i % 2 == 0 else 60), y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line(0, "①", "Encapsulation", "@", "Class"), line(12, "③", "Method", "④", "Instance"),
+             line(40, "①", "event", "02)", "state"), line(52, "③", "message", "④", "transition")]
+    _correct_missed_markers(lines)
+    assert [[w.text for w in ws] for ws in lines] == [
+        ["①", "Encapsulation", "②", "Class"], ["③", "Method", "④", "Instance"],
+        ["①", "event", "②", "state"], ["③", "message", "④", "transition"],
+    ]
+
+
+def test_grey_ground_goes_white_and_text_on_it_stays_dark():
+    image = np.full((200, 400), 255, np.uint8)
+    image[50:150, 100:300] = 205  # a watermark's grey
+    image[90:100, 120:280] = 40  # a line of text on it
+    image[95:97, 20:80] = 40  # and beside it
+    flat = flatten_background(image, 300)
+    assert flat[60, 150] == 255 and flat[10, 10] == 255
+    assert flat[95, 200] < 60 and flat[96, 50] == 40
