@@ -358,21 +358,17 @@ def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray) -> np.ndarray:
 
 
 def without_watermarks(gray: np.ndarray) -> np.ndarray:
-    """The layout image (72 dpi) without large light-grey shapes that hold no dark ink of their own: a
-    watermark's letters (KSPO's crosses the gutter in 45 pt letters) would join the columns into one band.
-    Text keeps its light fringe (light ink next to dark ink), and thin light lines (hairline column rules)
-    stay: they mark gutters."""
+    """The layout image (72 dpi) without broad light-grey shapes that hold no dark ink: a watermark's
+    letters (KSPO's cross the gutter in 45 pt letters) would join the columns into one band. Broad means
+    thicker than 3 pt everywhere (what survives an opening by a 3 x 3 square), so hairline rules, frames
+    and the light fringe of text stay."""
     dark = dilate(gray < 110, 5)
     light = (gray < 230) & ~dark
-    labels, _ = ndimage.label(light, structure=np.ones((3, 3), bool))
+    thick = dilate(ndimage.binary_opening(light, structure=np.ones((3, 3), bool)), 3)
+    if not thick.any():
+        return gray
     out = gray.copy()
-    big = 30  # pixels = points: taller or wider than any glyph of body text or titles
-    for index, sl in enumerate(ndimage.find_objects(labels), start=1):
-        if sl is None:
-            continue
-        h, w = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
-        if (h > big or w > big) and min(h, w) > 3:
-            out[sl][labels[sl] == index] = 255
+    out[thick & ~dark] = 255
     return out
 
 
@@ -663,6 +659,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     ordered.sort(key=lambda ws: min(w.y0 for w in ws))
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
     _correct_missed_markers(lines_out)
+    _fix_bullets(lines_out)
     return lines_out
 
 
@@ -782,11 +779,27 @@ def _joins(left: str, right: str) -> bool:
     return (_is_hangul(left) or left == ")") and (_is_hangul(right) or right == "(") and not (left == ")" and right == "(")
 
 
+# The same inside a word the stem runs together ("설명으로옮지않은것은?").
+_GLUED_STEM = re.compile(r"옮(?=은것|지않은것)")
+# A won sign read as a backslash: Korean fonts drew the won sign at the backslash's code point (KS X 1003),
+# and Hancom papers write the full-width ￦.
+_WON = re.compile(r"\\(?=\d)")
+
+
 def _fix_stem_word(word: OcrWord) -> OcrWord:
     for wrong, right in _STEM_WORDS.items():
         if word.text.startswith(wrong):
-            return replace(word, text=right + word.text[len(wrong) :])
-    return word
+            word = replace(word, text=right + word.text[len(wrong) :])
+            break
+    text = _WON.sub("￦", _GLUED_STEM.sub("옳", word.text))
+    return word if text == word.text else replace(word, text=text)
+
+
+def _fix_bullets(lines: list[list[OcrWord]]) -> None:
+    """A lone ㅇ opening a line of text is the ○ bullet of a list in the stem (no Korean word is ㅇ)."""
+    for ws in lines:
+        if len(ws) > 1 and ws[0].text == "ㅇ":
+            ws[0] = replace(ws[0], text="○")
 
 
 def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int, timeout_s: float, below: float = OcrConfig.latin_below) -> list[TsvWord]:

@@ -18,6 +18,7 @@ from curation.ocr import (
     TsvWord,
     _boxes_within_lines,
     _correct_missed_markers,
+    _fix_bullets,
     _join_syllables,
     _merge_latin,
     char_accuracy,
@@ -352,3 +353,14 @@ def test_grey_ground_goes_white_and_text_on_it_stays_dark():
     flat = flatten_background(image, 300)
     assert flat[60, 150] == 255 and flat[10, 10] == 255
     assert flat[95, 200] < 60 and flat[96, 50] == 40
+
+
+def test_won_signs_bullets_and_glued_stems_read_as_printed():
+    def word(x: float, text: str) -> OcrWord:
+        return OcrWord(x, 0, x + 20, 10, text, 90.0, 0)
+
+    words = _join_syllables([word(0, "\\980,000에"), word(100, "설명으로옮지않은것은?"), word(200, "옮기다")])
+    assert [w.text for w in words] == ["￦980,000에", "설명으로옳지않은것은?", "옮기다"]
+    lines = [[word(0, "ㅇ"), word(30, "개인에게")], [word(0, "ㅇ")]]
+    _fix_bullets(lines)
+    assert [[w.text for w in ws] for ws in lines] == [["○", "개인에게"], ["ㅇ"]]
