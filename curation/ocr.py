@@ -35,7 +35,7 @@ from scipy import ndimage
 
 from curation.errors import CurationError
 
-OCR_VERSION = "tesseract-regions-rings-4"
+OCR_VERSION = "tesseract-regions-rings-5"
 
 OcrMode = Literal["never", "auto", "always"]
 
