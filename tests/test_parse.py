@@ -394,6 +394,49 @@ def test_a_ruled_table_becomes_markdown_with_the_exact_words():
     assert table_markdown(tables[0]) == "| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"
 
 
+def test_a_framed_table_keeps_its_own_columns_and_the_notes_round_it_stay_text():
+    """A frame holding a caption, a table and notes below it, the frame's sides 2 pt from the table's:
+    the frame's rows crossed by no inner rule are text, and the gap between frame and table is no column.
+    A letter drawn as an outline and stroked (faux bold) is no frame either."""
+    import pymupdf
+
+    from curation.parse.tables import page_rules, page_tables, table_markdown
+    from curation.parse.words import page_words
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_rect((44, 80, 357, 260), width=0.5)  # the frame
+    xs, ys = [50, 150, 250, 355], [110, 130, 150]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    page.insert_text((52, 98), "(1) caption", fontsize=10)
+    for r, row in enumerate([["Item", "Before", "After"], ["A-1", "1,000", "0.7513"]]):
+        for c, text in enumerate(row):
+            page.insert_text((xs[c] + 5, ys[r] + 14), text, fontsize=10)
+    page.insert_text((52, 180), "(2) a note across the whole frame, under the table", fontsize=10)
+    shape = page.new_shape()  # a bold glyph: its outline filled, then stroked 2 pt wide
+    shape.draw_rect((100, 300, 112, 316))
+    shape.finish(fill=(0, 0, 0), width=0)
+    shape.draw_rect((100, 300, 112, 316))
+    shape.finish(color=(0, 0, 0), width=2)
+    shape.commit()
+    assert all(kind != "stroke-path" or box[1] < 290 for kind, box in page_rules(page))
+    tables = page_tables(page, page_words(page))
+    assert [table_markdown(t) for t in tables] == ["| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"]
+
+
+@pytest.mark.realdata
+def test_tax_tables_in_frames_and_bold_outlined_glyphs_read_as_printed():
+    items = {i.number: i for i in parsed("taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED").items}
+    rent = items[51].question
+    assert "| 구분 | 임대보증금 | 월임대료 | 기준시가 | 전용면적 | 임대기간 |\n|---|---|---|---|---|---|\n" in rent
+    assert "(2) 각 주택의 임대기간 중 A주택은 대통령령으로 정하는 등록임대주택에 해당하고," in rent
+    medical = items[53].question
+    assert medical.count("\n|---") == 1 and "| 모친 | 64세 | 소득없음 | 질병치료비 4,000,000원 요양목적 한약구입비 3,000,000원 |" in medical
+
+
 def test_an_answer_grid_with_several_answers_in_a_cell():
     from curation.parse.grid import find_grid
 

@@ -44,8 +44,32 @@ Rules = list[tuple[str, Box]]
 
 
 def page_rules(page: pymupdf.Page) -> Rules:
-    """The page's drawn paths as (kind, box), from MuPDF's box log; read once per page."""
-    return [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in ("stroke-path", "fill-path")]
+    """The page's drawn paths as (kind, box), from MuPDF's box log; read once per page. Glyphs set as
+    outlines and made bold by stroking them too (faux bold, as HWP exports it) are left out: read as a
+    frame, the stroke would put four rules round every letter and make a table of the text."""
+    paths = [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in ("stroke-path", "fill-path")]
+    fills: dict[tuple[int, int], list[Box]] = {}
+    for kind, box in paths:
+        if kind == "fill-path":
+            fills.setdefault(_cell_of(box), []).append(box)
+    return [(kind, box) for kind, box in paths if kind != "stroke-path" or not _strokes_a_fill(box, fills)]
+
+
+def _cell_of(box: Box) -> tuple[int, int]:
+    return round((box[0] + box[2]) / 2), round((box[1] + box[3]) / 2)
+
+
+def _strokes_a_fill(box: Box, fills: dict[tuple[int, int], list[Box]]) -> bool:
+    """Whether a stroked path outlines a filled one: the same shape grown by half a pen width (under 4 pt)
+    on every side."""
+    cx, cy = _cell_of(box)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for fill in fills.get((cx + dx, cy + dy), ()):
+                margins = (fill[0] - box[0], fill[1] - box[1], box[2] - fill[2], box[3] - fill[3])
+                if 0 < min(margins) and max(margins) < 4 and max(margins) - min(margins) < 0.5:
+                    return True
+    return False
 
 
 def page_tables(
@@ -72,16 +96,37 @@ def page_tables(
     if len(horizontal) < 3 or len(vertical) < 3:
         return []
     tables = []
-    for box, ys, xs in _clusters(horizontal, vertical):
-        ys, xs = _positions(ys), _positions(xs)
-        if len(ys) < 3 or len(xs) < 3:
-            continue
-        if words is None:
-            words = page_words(page)
-        rows = _cells(words, xs, ys, page.number)
-        if len(rows) >= 2:
-            tables.append(Table(box, rows))
+    for ys, verticals in _clusters(horizontal, vertical):
+        for ys_run, xs in _ruled_runs(_positions(ys), verticals):
+            if words is None:
+                words = page_words(page)
+            rows = _cells(words, xs, ys_run, page.number)
+            if len(rows) >= 2:
+                tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows))
     return tables
+
+
+def _ruled_runs(ys: list[float], verticals: list[tuple[float, float, float]]) -> list[tuple[list[float], list[float]]]:
+    """The tables inside one cluster of rules: runs of consecutive rows that vertical rules divide into two
+    or more cells, each with its row and column positions. A row only a frame's two sides cross is text set
+    in the frame (notes under a table, a caption above it), not a table row; columns come from the rules
+    that cross the run's rows, not from rules elsewhere in the frame."""
+    runs: list[tuple[list[float], list[float]]] = []
+    ys_run: list[float] = []
+    xs_run: list[float] = []
+    for top, bottom in zip(ys, ys[1:]):
+        xs = _positions([x for x, y0, y1 in verticals if y0 <= top + _TOL and y1 >= bottom - _TOL])
+        if len(xs) >= 3:
+            ys_run = ys_run or [top]
+            ys_run.append(bottom)
+            xs_run += xs
+            continue
+        if len(ys_run) >= 3:
+            runs.append((ys_run, _positions(xs_run)))
+        ys_run, xs_run = [], []
+    if len(ys_run) >= 3:
+        runs.append((ys_run, _positions(xs_run)))
+    return runs
 
 
 def looks_tabular(lines: Sequence[Line]) -> bool:
@@ -94,9 +139,9 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
     return rows >= 2
 
 
-def _clusters(horizontal, vertical) -> list[tuple[Box, list[float], list[float]]]:
-    """Groups of rules that touch one another (union-find over a sweep in x): each group's box and the
-    positions of its horizontal and vertical rules."""
+def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float, float, float]]]]:
+    """Groups of rules that touch one another (union-find over a sweep in x): the positions of each
+    group's horizontal rules and its vertical rules (x, y0, y1)."""
     boxes = [(a, y, b, y) for y, a, b in horizontal] + [(x, a, x, b) for x, a, b in vertical]
     parent = list(range(len(boxes)))
 
@@ -115,16 +160,19 @@ def _clusters(horizontal, vertical) -> list[tuple[Box, list[float], list[float]]
             if box[1] <= other[3] + _TOL and other[1] <= box[3] + _TOL:
                 parent[root(i)] = root(j)
         active.append(i)
-    groups: dict[int, tuple[list[float], list[float], list[float]]] = {}
+    groups: dict[int, tuple[list[float], list[float], list[tuple[float, float, float]]]] = {}
     n_h = len(horizontal)
     for i, box in enumerate(boxes):
-        g, ys, xs = groups.setdefault(root(i), (list(box), [], []))
+        g, ys, verticals = groups.setdefault(root(i), (list(box), [], []))
         g[0], g[1], g[2], g[3] = min(g[0], box[0]), min(g[1], box[1]), max(g[2], box[2]), max(g[3], box[3])
-        (ys if i < n_h else xs).append(box[1] if i < n_h else box[0])
+        if i < n_h:
+            ys.append(box[1])
+        else:
+            verticals.append((box[0], box[1], box[3]))
     return [
-        ((b[0], b[1], b[2], b[3]), ys, xs)
-        for b, ys, xs in groups.values()
-        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) >= 3 and len(xs) >= 3
+        (ys, verticals)
+        for b, ys, verticals in groups.values()
+        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) >= 3 and len(verticals) >= 3
     ]
 
 
@@ -144,7 +192,9 @@ def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -
             texts.append(" ".join(line.text for line in lines))
         if any(texts):
             rows.append(texts)
-    return rows
+    # A column no word falls in is the space between a frame and the table inside it.
+    filled = [c for c in range(len(xs) - 1) if any(row[c] for row in rows)]
+    return [[row[c] for c in filled] for row in rows]
 
 
 def table_markdown(table: Table) -> str:
