@@ -34,8 +34,9 @@ from rapidfuzz.distance import Levenshtein
 from scipy import ndimage
 
 from curation.errors import CurationError
+from curation.ocr_labels import fix_labels
 
-OCR_VERSION = "tesseract-regions-rings-5"
+OCR_VERSION = "tesseract-regions-rings-6"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -123,6 +124,7 @@ class OcrPage:
     markers: int
     seconds: float
     threshold: float = 80.0
+    rules: tuple[tuple[str, tuple[float, float, float, float]], ...] = ()  # printed rules, for tables
 
     @property
     def mean_conf(self) -> float:
@@ -357,16 +359,18 @@ def _whole_lines(spanning: np.ndarray, near_gutter: np.ndarray) -> np.ndarray:
     return out
 
 
-def without_watermarks(gray: np.ndarray) -> np.ndarray:
-    """The layout image (72 dpi) without broad light-grey shapes that hold no dark ink: a watermark's
-    letters (KSPO's cross the gutter in 45 pt letters) would join the columns into one band. Broad means
-    thicker than 3 pt everywhere (what survives an opening by a 3 x 3 square), so hairline rules, frames
-    and the light fringe of text stay."""
+def without_watermarks(gray: np.ndarray, dpi: int = LAYOUT_DPI) -> np.ndarray:
+    """A page image without broad light-grey shapes that hold no dark ink: a watermark's letters (KSPO's
+    cross the gutter in 45 pt letters) would join the columns into one band, and their straight edges
+    would read as table rules. Broad means thicker than 3 pt everywhere (what survives an opening by a
+    3 pt square), so hairline rules, frames and the light fringe of text stay."""
+    pt = dpi / LAYOUT_DPI
     # Dark: what text keeps at 72 dpi even from a 200 dpi scan (its glyph cores); KSPO's watermark is no
     # darker than 145.
-    dark = dilate(gray < 140, 5)
+    dark = dilate(gray < 140, round(5 * pt))
     light = (gray < 230) & ~dark
-    thick = dilate(ndimage.binary_opening(light, structure=np.ones((3, 3), bool)), 3)
+    square = np.ones((round(3 * pt), round(3 * pt)), bool)
+    thick = dilate(ndimage.binary_opening(light, structure=square), round(3 * pt))
     if not thick.any():
         return gray
     out = gray.copy()
@@ -386,6 +390,37 @@ def page_regions(page: pymupdf.Page) -> list[Region]:
         for r in find_regions(without_watermarks(flatten_background(_gray(pix), LAYOUT_DPI)), sx)
         if r.x1 - r.x0 >= MIN_REGION or r.y1 - r.y0 >= MIN_REGION
     ]
+
+
+RULES_DPI = 144
+# Shorter straight runs are strokes of letters (a 10 pt "ㅡ" or "ㅣ" is under 9 pt), longer ones rules;
+# rules thicker than this are bars or shading, not the lines of a table.
+MIN_RULE_PT = 12.0
+MAX_RULE_THICKNESS_PT = 3.0
+
+
+def page_rules_from_image(page: pymupdf.Page) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The straight rules printed on a page image, in the shape the text-layer parser reads drawn paths
+    in (``curation.parse.tables.page_rules``), so that a scanned table becomes the same Markdown table as
+    its drawn twin: each rule a zero-thickness stroked line through its middle."""
+    pix = page.get_pixmap(dpi=RULES_DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    scale = page.rect.width / pix.width
+    # Lighter than body text: a hairline rule rendered from a 200 dpi scan is mid-grey.
+    ink = without_watermarks(flatten_background(_gray(pix), RULES_DPI), RULES_DPI) < 210
+    length = max(3, round(MIN_RULE_PT / scale))
+    thick = MAX_RULE_THICKNESS_PT / scale
+    rules = []
+    for axis in (1, 0):
+        labels, _ = ndimage.label(open_line(ink, length, axis=axis), structure=np.ones((3, 3), bool))
+        for rows, cols in ndimage.find_objects(labels):
+            y0, y1, x0, x1 = rows.start, rows.stop, cols.start, cols.stop
+            if axis == 1 and y1 - y0 <= thick:
+                y = (y0 + y1) / 2 * scale + page.rect.y0
+                rules.append(("stroke-path", (x0 * scale + page.rect.x0, y, x1 * scale + page.rect.x0, y)))
+            elif axis == 0 and x1 - x0 <= thick:
+                x = (x0 + x1) / 2 * scale + page.rect.x0
+                rules.append(("stroke-path", (x, y0 * scale + page.rect.y0, x, y1 * scale + page.rect.y0)))
+    return rules
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -662,6 +697,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
     _correct_missed_markers(lines_out)
     _fix_bullets(lines_out)
+    fix_labels(lines_out, CIRCLED_DIGITS)
     return lines_out
 
 
@@ -715,6 +751,27 @@ def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
             lines[index][0] = marker
             column[k] = (index, guess, None)
     _correct_missed_inner_markers(lines, size)
+    _resequence_markers(lines)
+
+
+def _resequence_markers(lines: list[list[OcrWord]]) -> None:
+    """A ring read as the wrong digit ("⑧" for ③): a marker between k-1 and k+1 in reading order is k, and
+    one after k-1 that the next question's ① follows (or nothing) is k when it reads as ⑥-⑨, which no
+    option of a four- or five-option paper is."""
+    found = [(i, j) for i, ws in enumerate(lines) for j, w in enumerate(ws) if w.text in CIRCLED_DIGITS]
+    values = [CIRCLED_DIGITS.index(lines[i][j].text) + 1 for i, j in found]
+    for k in range(1, len(found)):
+        before = values[k - 1]
+        after = values[k + 1] if k + 1 < len(found) else None
+        if after == before + 2 and values[k] != before + 1:
+            guess = before + 1
+        elif values[k] >= 6 and values[k] != before + 1 and after in (None, 1) and before < 5:
+            guess = before + 1
+        else:
+            continue
+        i, j = found[k]
+        lines[i][j] = replace(lines[i][j], text=CIRCLED_DIGITS[guess - 1], conf=min(lines[i][j].conf, 50.0))
+        values[k] = guess
 
 
 def _correct_missed_inner_markers(lines: list[list[OcrWord]], size: float) -> None:
@@ -750,7 +807,7 @@ def _is_hangul(char: str) -> bool:
 
 
 # Misreads of the most frequent words of exam stems that are not Korean words themselves.
-_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옳온": "옳은"}
+_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옮게": "옳게", "올은": "옳은", "옳온": "옳은"}
 
 
 def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
@@ -782,10 +839,16 @@ def _joins(left: str, right: str) -> bool:
 
 
 # The same inside a word the stem runs together ("설명으로옮지않은것은?").
-_GLUED_STEM = re.compile(r"옮(?=은것|지않은것)")
+_GLUED_STEM = re.compile(r"[옮올](?=은것|지않은것|게나열)")
 # A won sign read as a backslash: Korean fonts drew the won sign at the backslash's code point (KS X 1003),
 # and Hancom papers write the full-width ￦.
 _WON = re.compile(r"\\(?=\d)")
+
+
+# A won sign read as W (or as ¥ beside a W) before an amount written with thousands separators.
+_WON_LETTER = re.compile(r"(?:¥?W|W¥)(?=\d{1,3}(?:,\d{3})+(?!\d))")
+# Accounting papers count years as 20x1, 20x2 (no real year): the x read as ×, ※ or %, at times doubled.
+_ACCOUNTING_YEAR = re.compile(r"(?<!\d)20[×※%Xx][×※Xx]?(?=\d(?!\d))")
 
 
 def _fix_stem_word(word: OcrWord) -> OcrWord:
@@ -794,6 +857,7 @@ def _fix_stem_word(word: OcrWord) -> OcrWord:
             word = replace(word, text=right + word.text[len(wrong) :])
             break
     text = _WON.sub("￦", _GLUED_STEM.sub("옳", word.text))
+    text = _ACCOUNTING_YEAR.sub("20x", _WON_LETTER.sub("￦", text))
     return word if text == word.text else replace(word, text=text)
 
 
@@ -1015,6 +1079,7 @@ def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
     straight = _straightened(page, config.dpi)
     source = straight[0] if straight is not None else page
     regions = page_regions(source)
+    rules = tuple(page_rules_from_image(source))
     images = [_render_region(source, r, config.dpi) for r in regions]
     if straight is not None:
         straight.close()
@@ -1029,7 +1094,7 @@ def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
             raise OcrError(f"page {page.number + 1}: {exc}") from exc
     words = _number(page.number, region_lines)
     markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
-    return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence)
+    return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence, rules)
 
 
 _NUMBER_LIKE = re.compile(r"^([^\s가-힣ㄱ-ㅎ]{1,3})\.$")

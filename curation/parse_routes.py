@@ -66,6 +66,8 @@ class OcrWordSource:
         # The gutter of each page whose columns OCR found in the image: the parser takes it as given, since
         # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
         self.gutters: dict[int, float] = {}
+        # The rules printed on each page read by OCR, which has no drawn paths to find tables by.
+        self.rules: dict[int, list] = {}
         self.numbers = ocr_mod.QuestionNumbers()
         self._read_ahead: dict[int, ocr_mod.OcrPage] = {}
 
@@ -73,6 +75,7 @@ class OcrWordSource:
         read = self._read_ahead.pop(page.number, None) or self.read(page)
         words = self.numbers.repair(read.words, partial(self._next_words, page))
         self.pages[page.number] = words
+        self.rules[page.number] = list(read.rules)
         if (gutter := _gutter(read.regions, page.rect.height)) is not None:
             self.gutters[page.number] = gutter
         if self.on_page is not None:

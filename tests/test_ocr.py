@@ -18,6 +18,7 @@ from curation.ocr import (
     TsvWord,
     _boxes_within_lines,
     _correct_missed_markers,
+    _resequence_markers,
     _fix_bullets,
     _join_syllables,
     _merge_latin,
@@ -364,3 +365,65 @@ def test_won_signs_bullets_and_glued_stems_read_as_printed():
     lines = [[word(0, "ㅇ"), word(30, "개인에게")], [word(0, "ㅇ")]]
     _fix_bullets(lines)
     assert [[w.text for w in ws] for ws in lines] == [["○", "개인에게"], ["ㅇ"]]
+
+
+def test_accounting_years_and_won_amounts_read_as_printed():
+    def text(t: str) -> str:
+        return _join_syllables([OcrWord(0, 0, 20, 10, t, 90.0, 0)])[0].text
+
+    assert [text(t) for t in ("20×X1년", "20※1", "(20%2년", "W656,000", "¥W500,000")] == ["20x1년", "20x1", "(20x2년", "￦656,000", "￦500,000"]
+    assert [text(t) for t in ("2011년", "W85", "3×4", "20×12")] == ["2011년", "W85", "3×4", "20×12"]
+    assert text("순서대로올게나열한") == "순서대로옳게나열한"
+
+
+def test_a_ring_read_as_the_wrong_digit_takes_its_place_in_the_sequence():
+    def line(y: float, *texts: str) -> list[OcrWord]:
+        return [OcrWord(50 + 100 * i, y, 60 + 100 * i, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line(0, "①", "가", "②", "나"), line(12, "⑧", "다", "④", "라"),
+             line(40, "①", "가"), line(52, "②", "나"), line(64, "③", "다"), line(76, "⑨", "라"), line(100, "①", "가")]
+    _resequence_markers(lines)
+    assert [w.text for ws in lines for w in ws if w.text in "①②③④⑤⑥⑦⑧⑨"] == list("①②③④①②③④①")
+
+
+def test_consonant_labels_and_the_options_listing_them():
+    """<보기> statements labelled ㄱ. ㄴ. ㄷ. ㄹ. (two to a line at the end) and options listing them, as
+    Tesseract's Korean model reads them: ㄹ as 르, ㄴ as 느, ㄱ as 7. A question number "2." is no label."""
+    from curation.ocr_labels import fix_labels
+
+    def line(y: float, *texts: str) -> list[OcrWord]:
+        return [OcrWord(50 + 40 * i, y, 80 + 40 * i, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line(0, "ㄱ", ".", "사회적", "기업"), line(12, "느", ".", "마을기업"), line(24, "ㄷ.", "협동조합", "르", ".", "자활기업"),
+             line(36, "①", "7,", "느"), line(48, "②", "ㄱ,", "드", ",", "르"), line(60, "③", "1,", "2"),
+             line(80, "2.", "다음", "중"), line(92, "①", "10개")]
+    fix_labels(lines, "①②③④⑤")
+    assert [" ".join(w.text for w in ws) for ws in lines] == [
+        "ㄱ . 사회적 기업", "ㄴ . 마을기업", "ㄷ. 협동조합 ㄹ . 자활기업", "① ㄱ, ㄴ", "② ㄱ, ㄷ , ㄹ", "③ 1, 2", "2. 다음 중", "① 10개",
+    ]
+
+
+@pytest.mark.parametrize("stem", ["cpa_2024_r59_1st_s3_acct_form1_q", "taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED"])
+def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
+    """Tables found from the rules of a 200 dpi scan hold the same cells as those found from the drawn
+    paths of the paper the scan was made from (the words are the text layer's on both sides, so only the
+    rules differ)."""
+    from curation.ocr import page_rules_from_image
+    from curation.parse.tables import page_tables, table_markdown
+    from curation.parse.words import page_words
+
+    compared = 0
+    with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:
+        for page in doc:
+            drawn = [table_markdown(t) for t in page_tables(page, page_words(page))]
+            if not drawn:
+                continue
+            pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
+            with pymupdf.open() as scan:
+                image = scan.new_page(width=page.rect.width, height=page.rect.height)
+                image.insert_image(image.rect, pixmap=pix)
+                rules = page_rules_from_image(image)
+            printed = [table_markdown(t) for t in page_tables(page, page_words(page), rules=rules)]
+            assert sorted(printed) == sorted(drawn), f"page {page.number + 1}"
+            compared += len(drawn)
+    assert compared >= 5

@@ -130,7 +130,7 @@ def parse_paper(
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
         items, regions = _build_items(
             doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key,
-            key_subjects, {(b.part, b.number) for b in seg.incomplete},
+            key_subjects, {(b.part, b.number) for b in seg.incomplete}, getattr(ocr, "rules", {}),
         )
     rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
     summary = ParseSummary(
@@ -296,6 +296,7 @@ def _build_items(
     key: AnswerKey | None,
     key_subjects: dict[int, str],
     printed_without_items: set[tuple[int, int]],
+    ocr_rules: dict[int, Rules],
 ) -> tuple[list[Item], dict[str, list[Region]]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
@@ -317,7 +318,7 @@ def _build_items(
         tabular = looks_tabular([block.lines[li] for li in stem_lines])
         for page, box in regions if tabular else ():
             if page not in rules:
-                rules[page] = page_rules(doc[page])
+                rules[page] = ocr_rules[page] if page in ocr_rules else page_rules(doc[page])
             found = page_tables(doc[page], words[page], box, rules[page])
             tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)

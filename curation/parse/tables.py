@@ -4,7 +4,8 @@ A table is a cluster of drawn rules with at least three horizontal and three ver
 rows by two columns); a single box (a <보기> frame) is not a table. Cells are the rectangles between
 neighbouring rules, and each word goes to the cell holding its centre, so the text is the text layer's
 exact words (PyMuPDF's own table text garbles numbers; pdfplumber is exact but ~50x slower per page).
-Merged cells keep their text in the first cell they cover.
+Merged cells (no rule drawn between two columns in a row) keep their text in the first cell they
+cover.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ class Table:
         return x0 <= word.xc <= x1 and y0 <= word.yc <= y1
 
 
+# Rules closer than this bound no cell (no text fits): a double rule, or a corner cell's frame drawn a
+# little inside the grid.
+_SAME_LINE = 4.0
+
+
 def _positions(values: Sequence[float]) -> list[float]:
     merged: list[float] = []
     for v in sorted(values):
-        if not merged or v - merged[-1] > _TOL:
+        if not merged or v - merged[-1] > _SAME_LINE:
             merged.append(v)
     return merged
 
@@ -100,7 +106,7 @@ def page_tables(
         for ys_run, xs in _ruled_runs(_positions(ys), verticals):
             if words is None:
                 words = page_words(page)
-            rows = _cells(words, xs, ys_run, page.number)
+            rows = _cells(words, xs, ys_run, verticals, page.number)
             if len(rows) >= 2:
                 tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows))
     return tables
@@ -115,7 +121,7 @@ def _ruled_runs(ys: list[float], verticals: list[tuple[float, float, float]]) ->
     ys_run: list[float] = []
     xs_run: list[float] = []
     for top, bottom in zip(ys, ys[1:]):
-        xs = _positions([x for x, y0, y1 in verticals if y0 <= top + _TOL and y1 >= bottom - _TOL])
+        xs = _positions([x for x, y0, y1 in verticals if y0 <= top + _SAME_LINE and y1 >= bottom - _SAME_LINE])
         if len(xs) >= 3:
             ys_run = ys_run or [top]
             ys_run.append(bottom)
@@ -176,13 +182,22 @@ def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float,
     ]
 
 
-def _cells(words: Sequence[Word], xs: list[float], ys: list[float], page: int) -> list[list[str]]:
+def _cells(
+    words: Sequence[Word], xs: list[float], ys: list[float], verticals: list[tuple[float, float, float]], page: int
+) -> list[list[str]]:
     grid: list[list[list[Word]]] = [[[] for _ in range(len(xs) - 1)] for _ in range(len(ys) - 1)]
+    # Per row, the column boundaries a rule is drawn at; the others are inside a merged cell.
+    drawn = [
+        {i for i, x in enumerate(xs) if any(-_TOL <= vx - x <= _SAME_LINE + _TOL and y0 <= (top + bottom) / 2 <= y1 for vx, y0, y1 in verticals)}
+        for top, bottom in zip(ys, ys[1:])
+    ]
     for w in words:
         if not (xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1]):
             continue
         r = min(bisect.bisect_right(ys, w.yc) - 1, len(ys) - 2)
         c = min(bisect.bisect_right(xs, w.xc) - 1, len(xs) - 2)
+        while c > 0 and c not in drawn[r]:
+            c -= 1
         grid[r][c].append(w)
     rows = []
     for row in grid:

@@ -1,0 +1,114 @@
+"""Consonant labels (ㄱ. ㄴ. ㄷ. ㄹ.) of the statements in a stem, and the options that list them (ㄱ, ㄷ).
+
+Korean papers label the statements of a <보기> with bare consonants and ask which of them hold
+("모두 고른 것은?"), so the options are lists like "ㄱ, ㄴ, ㄹ" or orders like "ㄷ - ㄱ - ㄴ". Tesseract's
+Korean model reads a consonant standing alone as the syllable it resembles (ㄹ as 르, ㄴ as 느), or as a
+digit or Latin letter (ㄱ as 7, ㄷ as C). Two things make the repair safe:
+
+- a statement label opens its line and is followed by a full stop, and labels run in order, so a
+  misread label is the one after the label before it, provided it is one of that label's usual misreads;
+- an option is a list of labels only when every token between its separators is a consonant or a usual
+  misread of one, and the region prints consonant labels at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from curation.ocr import OcrWord
+
+LABELS = "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ"
+
+# What Tesseract's Korean model reads a lone consonant as, in the fonts of exam papers.
+MISREADS: dict[str, str] = {
+    "ㄱ": "그 기 7 1 v ㄱㄱ 7ㄱ",
+    "ㄴ": "느 L u U ㄴㄴ",
+    "ㄷ": "드 도 C c tC TC 匚",
+    "ㄹ": "르 근 큰 크 2 己 ㄹㄹ",
+    "ㅁ": "므 口 ㅁㅁ",
+    "ㅂ": "브 H ㅂㅂ",
+    "ㅅ": "스 ^",
+    "ㅇ": "으 O o 0",
+}
+_READ_AS: dict[str, set[str]] = {}
+for _label, _reads in MISREADS.items():
+    for _read in _reads.split():
+        _READ_AS.setdefault(_read, set()).add(_label)
+
+_LABEL_WORD = re.compile(r"^(\S{1,2}?)\.(.*)$")
+_SEPARATOR = re.compile(r"\s*([,\-→~]|\s)\s*")
+
+
+def _candidates(token: str) -> set[str]:
+    return {token} if len(token) == 1 and token in LABELS else _READ_AS.get(token, set())
+
+
+def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
+    """Repair misread statement labels and label-list options in a region's lines, in place. ``markers``
+    are the option markers (①-⑤): a line holding one is an option line, and ends a run of labels."""
+    last: str | None = None
+    seen = False
+    for ws in lines:
+        if any(w.text in markers for w in ws):
+            last = None
+            continue
+        for i in range(len(ws)):
+            token = _statement_label(ws, i)
+            if token is None:
+                continue
+            candidates = _candidates(token)
+            expected = LABELS[LABELS.index(last) + 1] if last is not None and last != LABELS[-1] else None
+            hangul = token in LABELS or any("\uac00" <= c <= "\ud7a3" for c in token)
+            if expected in candidates and (i == 0 or hangul):
+                chosen = expected
+            elif i == 0 and hangul and len(candidates) == 1:
+                # Outside a run only a Hangul misread counts: "2." opening a line is a question number.
+                chosen = next(iter(candidates))
+            else:
+                continue
+            if chosen != token:
+                ws[i] = replace(ws[i], text=chosen + ws[i].text[len(token) :])
+            last, seen = chosen, True
+    if seen:
+        for ws in lines:
+            _fix_option_lists(ws, markers)
+
+
+def _statement_label(ws: list[OcrWord], i: int) -> str | None:
+    """The token of a label ("ㄱ.", "ㄱ" then ".", "ㄱ.text") at word ``i``, or None. Labels open a line,
+    or follow a statement on the same line when a <보기> sets two statements to a line."""
+    match = _LABEL_WORD.match(ws[i].text)
+    if match:
+        token = match.group(1)
+    elif i + 1 < len(ws) and ws[i + 1].text.startswith(".") and len(ws[i].text) <= 2:
+        token = ws[i].text
+    else:
+        return None
+    return token if _candidates(token) else None
+
+
+def _fix_option_lists(ws: list[OcrWord], markers: str) -> None:
+    """Each run of words after an option marker that reads as a list of labels gets its labels back."""
+    start = None
+    for i in range(len(ws) + 1):
+        if i == len(ws) or ws[i].text in markers:
+            if start is not None and i > start:
+                ws[start:i] = _as_label_list(ws[start:i])
+            start = i + 1 if i < len(ws) else None
+
+
+def _as_label_list(words: list[OcrWord]) -> list[OcrWord]:
+    tokens = [p for p in _SEPARATOR.split(" ".join(w.text for w in words)) if p and not _SEPARATOR.fullmatch(p)]
+    if not tokens or len(tokens) > len(LABELS) or not all(_candidates(t) for t in tokens):
+        return words
+    if all(t.isdigit() for t in tokens) or all(t in LABELS for t in tokens):
+        return words  # "1, 2" lists numbers; "ㄱ, ㄴ" needs nothing
+    out = []
+    for word in words:
+        parts = [p for p in _SEPARATOR.split(word.text) if p and not p.isspace()]
+        text = "".join(p if _SEPARATOR.fullmatch(p) or p in LABELS else min(_candidates(p)) for p in parts)
+        out.append(replace(word, text=text))
+    return out
