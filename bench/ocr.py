@@ -6,7 +6,8 @@ read back by the OCR route, and compared with its own text layer:
   are in the same reading order;
 - with ``--items``, the whole paper is read once through the parser, and the items of both parses are
   compared: same numbers and option counts ("structure identical"), and character accuracy of stems and
-  options item by item (page accuracy then comes from the same OCR words);
+  options (tables as Markdown on both sides), weighted by characters (page accuracy then comes from the
+  same OCR words);
 - pages per second of the OCR route, with the text-layer word extraction of the same pages as the peer.
 
     python bench/ocr.py [--pages N] [--skip N] [--items] [--only SUBSTRING ...]
@@ -149,7 +150,7 @@ def whole_paper(paper: Path, skip: int, config: OcrConfig, scan_dpi: int) -> dic
     acc, page_chars, text_s = compare_pages(paper, pages)
     return {
         "pages": len(pages), "chars": page_chars, "acc": acc, "ocr_s": ocr_s * len(pages) / count, "text_s": text_s,
-        "items": len(text.items), "same": same, "item_acc": weighted / chars if chars else 0.0,
+        "items": len(text.items), "same": same, "item_acc": weighted / chars if chars else 0.0, "item_chars": chars,
     }
 
 
@@ -183,7 +184,7 @@ def main() -> None:
     if args.items:
         header += f" {'items':>5} {'same':>5} {'item acc':>8}"
     print(header)
-    totals = {"pages": 0, "chars": 0, "weighted": 0.0, "ocr_s": 0.0, "text_s": 0.0, "items": 0, "same": 0, "item_w": 0.0}
+    totals = {"pages": 0, "chars": 0, "weighted": 0.0, "ocr_s": 0.0, "text_s": 0.0, "items": 0, "same": 0, "item_w": 0.0, "item_chars": 0}
     for paper in text_papers(args.only):
         found = whole_paper(paper, args.skip, config, args.scan_dpi) if args.items else None
         if found is None:  # page figures only: --items not asked, or an essay paper the parser refuses
@@ -202,13 +203,14 @@ def main() -> None:
             row += f" {found['items']:5d} {found['same']:5d} {found['item_acc']:8.4f}"
             totals["items"] += found["items"]
             totals["same"] += found["same"]
-            totals["item_w"] += found["item_acc"] * found["items"]
+            totals["item_w"] += found["item_acc"] * found["item_chars"]
+            totals["item_chars"] += found["item_chars"]
         print(row, flush=True)
     pages, chars = totals["pages"], totals["chars"]
     line = (f"{'ALL':52} {pages:5d} {chars:7d} {totals['weighted'] / max(chars, 1):8.4f} "
             f"{pages / max(totals['ocr_s'], 1e-9):8.3f} {pages / max(totals['text_s'], 1e-9):9.1f}")
     if totals["items"]:
-        line += f" {totals['items']:5d} {totals['same']:5d} {totals['item_w'] / totals['items']:8.4f}"
+        line += f" {totals['items']:5d} {totals['same']:5d} {totals['item_w'] / max(totals['item_chars'], 1):8.4f}"
         line += f"  (structure identical {totals['same'] / totals['items']:.1%})"
     print(line)
 

@@ -34,9 +34,9 @@ from rapidfuzz.distance import Levenshtein
 from scipy import ndimage
 
 from curation.errors import CurationError
-from curation.ocr_labels import fix_labels
+from curation.ocr_labels import consonants_read_as, fix_circled_lists, fix_labels
 
-OCR_VERSION = "tesseract-regions-rings-6"
+OCR_VERSION = "tesseract-regions-rings-7"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -516,6 +516,8 @@ class Ring:
     bottom: int
     right: int
     inner: np.ndarray = field(compare=False, repr=False)  # the ink inside the ring, cropped
+    # The character touched the ring and was cut from it: circled consonants are set so, digits are not.
+    touching: bool = False
 
 
 def find_rings(gray: np.ndarray, dpi: int) -> list[Ring]:
@@ -542,11 +544,29 @@ def find_rings(gray: np.ndarray, dpi: int) -> list[Ring]:
             continue
         inner = ink[sl] & hole
         ys, xs = np.nonzero(inner)
+        touching = ys.size < 4
+        if touching:
+            # The character touches its ring (KSPO's circled consonants): one component. What lies
+            # inside the ring's own stroke, cut from it there, is the character.
+            stroke = 2 * float(np.median(ndimage.distance_transform_edt(comp)[comp]))
+            inside = ndimage.binary_erosion(filled, iterations=max(2, round(stroke) + 1))
+            inner = _without_specks(comp & inside)
+            ys, xs = np.nonzero(inner)
         if ys.size < 4 or ys.max() - ys.min() + 1 < 0.3 * h:
             continue
         crop = inner[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        rings.append(Ring(sl[0].start, sl[1].start, sl[0].stop, sl[1].stop, crop))
+        rings.append(Ring(sl[0].start, sl[1].start, sl[0].stop, sl[1].stop, crop, touching))
     return rings
+
+
+def _without_specks(mask: np.ndarray) -> np.ndarray:
+    """The mask without components under a tenth of its largest: bits of a ring left where it was cut."""
+    labels, count = ndimage.label(mask, structure=np.ones((3, 3), bool))
+    if count < 2:
+        return mask
+    sizes = ndimage.sum(mask, labels, index=np.arange(1, count + 1))
+    keep = np.flatnonzero(sizes >= 0.1 * sizes.max()) + 1
+    return np.isin(labels, keep)
 
 
 def read_rings(rings: list[Ring], *, dpi: int, timeout_s: float) -> list[tuple[str, float] | None]:
@@ -556,7 +576,7 @@ def read_rings(rings: list[Ring], *, dpi: int, timeout_s: float) -> list[tuple[s
     All insides go side by side into one Tesseract line; those it cannot read go again with digits only;
     a ring still unread between two read ones in a column of options (① above, ③ below) is their middle."""
     found = _read_strip(rings, list(range(len(rings))), dpi=dpi, timeout_s=timeout_s, digits_only=False)
-    missing = [i for i, f in enumerate(found) if f is None]
+    missing = [i for i, f in enumerate(found) if f is None and not rings[i].touching]
     if missing:
         again = _read_strip(rings, missing, dpi=dpi, timeout_s=timeout_s, digits_only=True)
         for i in missing:
@@ -577,6 +597,13 @@ def _read_strip(
     # Korean alone: with English beside it Tesseract reads a circled ㄱ as "4" (with 96% confidence).
     lang = "eng" if digits_only else "kor"
     for position, words in read_one_a_line(glyphs, gap=1.0, lang=lang, dpi=dpi, timeout_s=timeout_s, extra=extra).items():
+        text = "".join(w.text for w in words)
+        if rings[which[position]].touching and not text.isdigit():
+            # A consonant cut from its ring, or a syllable the Korean model reads one as (ㄹ as 르).
+            consonant = min(consonants_read_as(text), default=None)
+            if consonant is not None:
+                found[which[position]] = (CIRCLED_JAMO[consonant], words[0].conf)
+            continue
         for word in words:
             chars = [c for c in word.text if c.isdigit() or c in CIRCLED_JAMO]
             if len(chars) != 1:
@@ -626,7 +653,7 @@ def _fill_from_neighbours(rings: list[Ring], found: list[tuple[str, float] | Non
         return abs(upper.left - lower.left) < size / 2 and 0 < lower.top - upper.top < 3 * size
 
     for i, ring in enumerate(rings):
-        if found[i] is not None:
+        if found[i] is not None or ring.touching:
             continue
         above = [j for j in range(len(rings)) if value(j) and stacked(rings[j], ring)]
         below = [j for j in range(len(rings)) if value(j) and stacked(ring, rings[j])]
@@ -672,7 +699,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     tsv = run_tesseract(_png(clean), lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
     if config.latin_lang:
         tsv = reread_latin(clean, tsv, lang=config.latin_lang, dpi=config.dpi, timeout_s=config.timeout_s)
-    tsv = _boxes_within_lines(tsv)
+    tsv = _boxes_within_lines(_company_marks(clean, tsv))
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
@@ -695,8 +722,11 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         _place(marker, ordered)
     ordered.sort(key=lambda ws: min(w.y0 for w in ws))
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
+    fix_circled_lists(lines_out, CIRCLED_DIGITS)
     _correct_missed_markers(lines_out)
     _fix_bullets(lines_out)
+    _balance_parentheses(lines_out)
+    _curly_quotes(lines_out)
     fix_labels(lines_out, CIRCLED_DIGITS)
     return lines_out
 
@@ -705,6 +735,9 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
 _MISREAD_MARKER = re.compile(r"^[\(\[]?([0-9OoQD@©®&]{1,2})[\)\]]?$")
 # The same run into the option's first word, which a closing bracket or a circled-looking glyph ends.
 _MISREAD_PREFIX = re.compile(r"^[\(\[]?([0-9OoQD@©®&]{1,2})[\)\]](?=[가-힣])|^([@©®])(?=[가-힣])")
+
+
+_ENUMERATION = re.compile(r"^\(\d\)$")
 
 
 def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
@@ -739,8 +772,10 @@ def _correct_missed_markers(lines: list[list[OcrWord]]) -> None:
             guess = down - 1
         elif up is not None and (down is None or down == 1):
             guess = up + 1  # the last option of a question: the next marker starts another question
+        first = lines[index][0]
+        if guess is not None and _ENUMERATION.match(first.text) and first.text[1] != str(guess):
+            continue  # "(1)" opening a numbered paragraph of the stem, not a ring read as text
         if guess is not None and 1 <= guess <= len(CIRCLED_DIGITS):
-            first = lines[index][0]
             marker = replace(first, text=CIRCLED_DIGITS[guess - 1], conf=min(first.conf, 50.0))
             if (glued := _MISREAD_PREFIX.match(first.text)) and not _MISREAD_MARKER.match(first.text):
                 # "2)훈침시": the marker read as text, run into the option's first word.
@@ -845,10 +880,35 @@ _GLUED_STEM = re.compile(r"[옮올](?=은것|지않은것|게나열)")
 _WON = re.compile(r"\\(?=\d)")
 
 
-# A won sign read as W (or as ¥ beside a W) before an amount written with thousands separators.
-_WON_LETTER = re.compile(r"(?:¥?W|W¥)(?=\d{1,3}(?:,\d{3})+(?!\d))")
+# A won sign read as W, or as a run of W, ¥, \\ and ￦, before an amount written with thousands separators.
+# A lone ¥ stays: papers on foreign exchange print yen amounts.
+_WON_LETTERS = re.compile(r"[¥W\\￦]+(?=\d{1,3}(?:,\d{3})+(?!\d))")
+
+
+def _won(match: re.Match) -> str:
+    return match.group() if match.group() == "¥" else "￦"
+
+
 # Accounting papers count years as 20x1, 20x2 (no real year): the x read as ×, ※ or %, at times doubled.
 _ACCOUNTING_YEAR = re.compile(r"(?<!\d)20[×※%Xx][×※Xx]?(?=\d(?!\d))")
+
+
+def _curly_quotes(lines: list[list[OcrWord]]) -> None:
+    """Straight quotes as the curly ones Korean papers are typeset with (HWP sets ‘ ’ and “ ” as the
+    author types ' and "): along a line, each quote opens or closes in turn."""
+    for ws in lines:
+        open_quote = {"'": False, '"': False}
+        for j, word in enumerate(ws):
+            if "'" not in word.text and '"' not in word.text:
+                continue
+            out = []
+            for char in word.text:
+                if char in open_quote:
+                    opening = not open_quote[char]
+                    open_quote[char] = opening
+                    char = ("‘" if opening else "’") if char == "'" else ("“" if opening else "”")
+                out.append(char)
+            ws[j] = replace(word, text="".join(out))
 
 
 def _fix_stem_word(word: OcrWord) -> OcrWord:
@@ -857,8 +917,42 @@ def _fix_stem_word(word: OcrWord) -> OcrWord:
             word = replace(word, text=right + word.text[len(wrong) :])
             break
     text = _WON.sub("￦", _GLUED_STEM.sub("옳", word.text))
-    text = _ACCOUNTING_YEAR.sub("20x", _WON_LETTER.sub("￦", text))
+    text = _ACCOUNTING_YEAR.sub("20x", _WON_LETTERS.sub(_won, text))
     return word if text == word.text else replace(word, text=text)
+
+
+# An English term closed by ")" whose "(" the Korean model lost ("측정FVPL)금융" for "측정(FVPL)금융").
+_UNOPENED_TERM = re.compile(r"(?<![A-Za-z0-9(])[A-Za-z][A-Za-z0-9.\-/%+]+\)")
+
+
+def _balance_parentheses(lines: list[list[OcrWord]]) -> None:
+    """Give an English term in parentheses back the "(" that Tesseract dropped before it: a ")" that
+    closes nothing opened before it on its line, after two or more Latin letters (a label "a)" is left
+    alone). The line, not the region: one "(" whose ")" was misread would otherwise hold every later
+    ")" of the region open."""
+    for ws in lines:
+        depth = 0
+        for j, word in enumerate(ws):
+            text = word.text
+            out = []
+            position = 0
+            while position < len(text):
+                char = text[position]
+                if char == ")" and depth == 0:
+                    start = position
+                    while start > 0 and (text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in ".-/%+")):
+                        start -= 1
+                    term = text[start : position + 1]
+                    if _UNOPENED_TERM.fullmatch(term) and sum(c.isalpha() for c in term) >= 2:
+                        out.insert(len(out) - (position - start), "(")
+                elif char == "(":
+                    depth += 1
+                elif char == ")":
+                    depth -= 1
+                out.append(char)
+                position += 1
+            if len(out) != len(text):
+                ws[j] = replace(word, text="".join(out))
 
 
 def _fix_bullets(lines: list[list[OcrWord]]) -> None:
@@ -888,8 +982,10 @@ def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int,
     readings = {todo[position]: parts for position, parts in read.items()}
     out = list(words)
     for i, parts in readings.items():
-        english = "".join(p.text for p in parts)
-        conf = min(p.conf for p in parts)
+        english = " ".join(p.text for p in parts)
+        # Junk the crop catches beside the term (a particle read as "T]]") has no letters and low confidence.
+        letters = [max(1, _latin_letters(p.text)) for p in parts]
+        conf = sum(p.conf * n for p, n in zip(parts, letters)) / sum(letters)
         merged = _merge_latin(words[i].text, english)
         # A crop with Hangul in it lowers the English model's confidence for the whole reading, so only
         # a word without Hangul is judged by it.
@@ -904,6 +1000,8 @@ def _latin_candidate(text: str) -> bool:
         return False
     if not any(_is_hangul(c) for c in text):
         return True
+    if _latin_letters(text) and any("\u3131" <= c <= "\u318e" for c in text):
+        return True  # "Bohㅠㅎ1600": Latin letters beside a lone jamo, which no Korean word holds
     return ("(" in text or ")" in text) and sum(not _is_hangul(c) for c in text) >= 3
 
 
@@ -920,9 +1018,11 @@ def _merge_latin(korean: str, english: str) -> str | None:
     does not read better."""
     if not any(_is_hangul(c) for c in korean):
         # The crop can hold the particle after the term ("Adler)의" read "Adler)2]"): keep what lies
-        # between the parentheses the Korean reading put at the ends.
-        if korean.endswith(")") and ")" in english:
+        # between the parentheses; an opening one may be read as a quote.
+        if ")" in english:
             english = english[: english.rindex(")") + 1]
+            if "(" not in english and english[:1] in "‘'`":
+                english = "(" + english[1:]
         if korean.startswith("(") and "(" in english:
             english = english[english.index("(") :]
         return english if _latin_letters(english) >= 2 and _latin_letters(english) > _latin_letters(korean) else None
@@ -932,6 +1032,46 @@ def _merge_latin(korean: str, english: str) -> str | None:
     if _latin_letters(theirs.group()) < 2 or _latin_letters(theirs.group()) <= _latin_letters(ours.group()):
         return None
     return korean[: ours.start()] + theirs.group() + korean[ours.end() :]
+
+
+# What the Korean model makes of ㈜ (주식회사, before a company's name): the syllable inside it, or one
+# that looks like the whole glyph.
+_COMPANY_MARK_MISREADS = set("주쥐뚜뛰떠때수쉬취추죄")
+
+
+def _company_marks(gray: np.ndarray, words: list[TsvWord]) -> list[TsvWord]:
+    """Words opening with ㈜, which Tesseract reads as a syllable ("쥐대한", "뚜대한"), told by shape: a
+    parenthesis (columns of ink most of the line tall), a small syllable, and a closing parenthesis about
+    an em after the first. "(주)" set in three glyphs is wider; no syllable has two such parentheses."""
+    out = []
+    for w in words:
+        if w.text[:1] in _COMPANY_MARK_MISREADS and w.height > 4:
+            h = w.height
+            top, left = max(0, w.top - h // 6), max(0, w.left - int(0.4 * h))
+            window = gray[top : w.top + h + h // 6, left : w.left + int(1.5 * h)] < 200
+            if _is_company_mark(window, h, w.left - left):
+                w = replace(w, text="㈜" + w.text[1:], conf=max(w.conf, 80.0))
+        out.append(w)
+    return out
+
+
+def _is_company_mark(ink: np.ndarray, em: int, lead: int) -> bool:
+    """Two narrow runs of columns whose ink spans most of the line (the parentheses), 0.65-1.1 em apart,
+    the first near where the word starts (``lead`` columns into the window) with white a little before it
+    (the curve of the parenthesis starts lower than its full height)."""
+    inked = ink.any(axis=0)
+    top = np.where(inked, ink.argmax(axis=0), 0)
+    bottom = np.where(inked, ink.shape[0] - ink[::-1].argmax(axis=0), 0)
+    extent = bottom - top
+    tall = [(a, b) for a, b in _runs(extent >= 0.75 * em) if b - a <= 0.25 * em]
+    for i, (a0, a1) in enumerate(tall):
+        before = extent[max(0, a0 - int(0.25 * em)) : a0]
+        if not lead - 0.25 * em <= a0 <= lead + 0.3 * em or before.size == 0 or before.min() > 0:
+            continue
+        for b0, _ in tall[i + 1 :]:
+            if 0.65 * em <= b0 - a0 <= 1.1 * em and (extent[a1:b0] > 0).sum() >= 0.3 * em:
+                return True
+    return False
 
 
 JUNK_CONFIDENCE = 40.0

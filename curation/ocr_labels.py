@@ -27,7 +27,7 @@ MISREADS: dict[str, str] = {
     "ㄱ": "그 기 7 1 v ㄱㄱ 7ㄱ",
     "ㄴ": "느 L u U ㄴㄴ",
     "ㄷ": "드 도 C c tC TC 匚",
-    "ㄹ": "르 근 큰 크 2 己 ㄹㄹ",
+    "ㄹ": "르 른 리 근 큰 크 2 己 ㄹㄹ",
     "ㅁ": "므 口 ㅁㅁ",
     "ㅂ": "브 H ㅂㅂ",
     "ㅅ": "스 ^",
@@ -42,8 +42,12 @@ _LABEL_WORD = re.compile(r"^(\S{1,2}?)\.(.*)$")
 _SEPARATOR = re.compile(r"\s*([,\-→~]|\s)\s*")
 
 
-def _candidates(token: str) -> set[str]:
+def consonants_read_as(token: str) -> set[str]:
+    """The consonants a token Tesseract read may stand for: itself, or those it is a usual misread of."""
     return {token} if len(token) == 1 and token in LABELS else _READ_AS.get(token, set())
+
+
+CIRCLED_LABELS = "㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭"
 
 
 def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
@@ -59,7 +63,7 @@ def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
             token = _statement_label(ws, i)
             if token is None:
                 continue
-            candidates = _candidates(token)
+            candidates = consonants_read_as(token)
             expected = LABELS[LABELS.index(last) + 1] if last is not None and last != LABELS[-1] else None
             hangul = token in LABELS or any("\uac00" <= c <= "\ud7a3" for c in token)
             if expected in candidates and (i == 0 or hangul):
@@ -87,7 +91,7 @@ def _statement_label(ws: list[OcrWord], i: int) -> str | None:
         token = ws[i].text
     else:
         return None
-    return token if _candidates(token) else None
+    return token if consonants_read_as(token) else None
 
 
 def _fix_option_lists(ws: list[OcrWord], markers: str) -> None:
@@ -102,13 +106,58 @@ def _fix_option_lists(ws: list[OcrWord], markers: str) -> None:
 
 def _as_label_list(words: list[OcrWord]) -> list[OcrWord]:
     tokens = [p for p in _SEPARATOR.split(" ".join(w.text for w in words)) if p and not _SEPARATOR.fullmatch(p)]
-    if not tokens or len(tokens) > len(LABELS) or not all(_candidates(t) for t in tokens):
+    if not tokens or len(tokens) > len(LABELS) or not all(consonants_read_as(t) for t in tokens):
         return words
     if all(t.isdigit() for t in tokens) or all(t in LABELS for t in tokens):
         return words  # "1, 2" lists numbers; "ㄱ, ㄴ" needs nothing
     out = []
     for word in words:
         parts = [p for p in _SEPARATOR.split(word.text) if p and not p.isspace()]
-        text = "".join(p if _SEPARATOR.fullmatch(p) or p in LABELS else min(_candidates(p)) for p in parts)
+        text = "".join(p if _SEPARATOR.fullmatch(p) or p in LABELS else min(consonants_read_as(p)) for p in parts)
         out.append(replace(word, text=text))
     return out
+
+
+def fix_circled_lists(lines: list[list[OcrWord]], markers: str) -> None:
+    """Rings whose consonant was read as a digit, told by the circled labels round them. Run before option
+    markers are put in sequence, which would take them for markers:
+    - in a list ("㉠, ㉡, ②"), after a circled label and a comma: the consonant the digit is a usual
+      misread of ("2" for ㄹ);
+    - right after an option marker ("① ④ ㉡"), or opening a line (a statement "④ 효소가 필요하다." above
+      "㉡ 방출된..."), before the circled label c: the label before c, when the label before it is c-2
+      or there is none."""
+    for ws in lines:
+        _after_label_and_comma(ws, markers)
+    _before_a_label(lines, markers)
+
+
+def _after_label_and_comma(ws: list[OcrWord], markers: str) -> None:
+    for j in range(2, len(ws)):
+        word = ws[j]
+        if word.text not in markers or ws[j - 1].text != "," or ws[j - 2].text not in CIRCLED_LABELS:
+            continue
+        digit = str(markers.index(word.text) + 1)
+        labels = sorted(_READ_AS.get(digit, set()))
+        if len(labels) == 1:
+            ws[j] = replace(word, text=CIRCLED_LABELS[LABELS.index(labels[0])])
+
+
+def _before_a_label(lines: list[list[OcrWord]], markers: str) -> None:
+    def label(word: OcrWord | None) -> int | None:
+        return CIRCLED_LABELS.index(word.text) if word is not None and word.text in CIRCLED_LABELS else None
+
+    # Inside a line: marker, misread label, next label ("① ④ ㉡, ㉢").
+    for ws in lines:
+        for j in range(1, len(ws) - 1):
+            after = label(ws[j + 1]) if ws[j + 1].text not in "," else (label(ws[j + 2]) if j + 2 < len(ws) else None)
+            if ws[j].text in markers and ws[j - 1].text in markers and after:
+                ws[j] = replace(ws[j], text=CIRCLED_LABELS[after - 1])
+    # Opening lines: statements labelled down the left ("④ ...", "㉡ ...", "㉢ ...").
+    openers = [ws for ws in lines if ws]
+    for k, ws in enumerate(openers):
+        if ws[0].text not in markers or k + 1 >= len(openers):
+            continue
+        after = label(openers[k + 1][0])
+        before = label(openers[k - 1][0]) if k > 0 else None
+        if after and (before is None and (k == 0 or openers[k - 1][0].text not in markers) or before == after - 2):
+            ws[0] = replace(ws[0], text=CIRCLED_LABELS[after - 1])

@@ -84,6 +84,8 @@ def test_a_word_runs_into_its_parenthesis_but_words_stay_apart():
         ("(variable-ratio)", "(variable-ratio)A]=}©]", None),
         ("Skinner)의", "Skinner)o|", None),  # the Korean reading already has the letters
         ("3,300", "3,300", None),  # numbers are left alone
+        ("60061'00086", "‘stroke volume)T]]", "(stroke volume)"),  # quote for "(", the particle "에" as junk
+        ("Bohㅠㅎ1600", "(Bohr effect)", "(Bohr effect)"),
     ],
 )
 def test_english_terms_read_again_by_the_english_model(korean, english, merged):
@@ -376,6 +378,20 @@ def test_accounting_years_and_won_amounts_read_as_printed():
     assert text("순서대로올게나열한") == "순서대로옳게나열한"
 
 
+def test_lost_opening_parentheses_and_straight_quotes():
+    from curation.ocr import _balance_parentheses, _curly_quotes
+
+    def line(*texts: str) -> list[OcrWord]:
+        return [OcrWord(10 * i, 0, 10 * i + 8, 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line("측정FVPL)금융", "ATP)을", "a)", "(예:", "5분)"), line("(conversion", "cost)는"), line("'", "사실", "'을", '"법률"')]
+    _balance_parentheses(lines)
+    _curly_quotes(lines)
+    assert [[w.text for w in ws] for ws in lines] == [
+        ["측정(FVPL)금융", "(ATP)을", "a)", "(예:", "5분)"], ["(conversion", "cost)는"], ["‘", "사실", "’을", "“법률”"],
+    ]
+
+
 def test_a_ring_read_as_the_wrong_digit_takes_its_place_in_the_sequence():
     def line(y: float, *texts: str) -> list[OcrWord]:
         return [OcrWord(50 + 100 * i, y, 60 + 100 * i, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
@@ -427,3 +443,57 @@ def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
             assert sorted(printed) == sorted(drawn), f"page {page.number + 1}"
             compared += len(drawn)
     assert compared >= 5
+
+
+@needs_tesseract
+def test_company_marks_told_from_syllables_by_their_parentheses():
+    """㈜ (read by the Korean model as 주, 쥐 or 뚜) is found by its two parentheses; words opening with
+    those syllables on a page without ㈜ are left as read."""
+    from curation.ocr import _company_marks, _erase_rules, run_tesseract, _png
+
+    def lines_read(stem: str, page_index: int, needle: str, limit: int) -> list[str]:
+        with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:
+            page = doc[page_index]
+            hits = page.search_for(needle)[:limit]
+            pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
+            with pymupdf.open() as scan:
+                image = scan.new_page(width=page.rect.width, height=page.rect.height)
+                image.insert_image(image.rect, pixmap=pix)
+                texts = []
+                for hit in hits:
+                    gray = _render_region(image, Region(hit.x0 - 20, hit.y0 - 4, hit.x1 + 60, hit.y1 + 4), 300)
+                    words = run_tesseract(_png(_erase_rules(gray, 300)), lang=OcrConfig.lang, psm=7, dpi=300, timeout_s=60)
+                    texts.append(" ".join(w.text for w in _company_marks(gray, words)))
+        return texts
+
+    marked = lines_read("cpa_2024_r59_1st_s3_acct_form1_q", 5, "㈜대한", 6)
+    assert sum("㈜" in t for t in marked) >= 4, marked
+    plain = lines_read("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q", 1, "제", 8)
+    assert not any("㈜" in t for t in plain), plain
+
+
+@needs_tesseract
+def test_circled_consonants_touching_their_ring_are_read_as_consonants():
+    """KSPO sets ㉠-㉣ with the consonant touching its ring: one component, cut from the ring by the ring's
+    own stroke width and read on its own; where ㄱ is read as a digit, the labels round it tell."""
+    from curation.parse.paper import parse_paper
+
+    source = realdata_path("pdf", "healthex_2020_s1_A_q.pdf")
+    item = next(i for i in parse_paper(source).items if i.number == 6 and "㉠" in "".join(i.options))
+    with pymupdf.open(source) as doc:
+        page = doc[item.page - 1]
+        pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
+        with pymupdf.open() as scan:
+            image = scan.new_page(width=page.rect.width, height=page.rect.height)
+            image.insert_image(image.rect, pixmap=pix)
+            x0, y0, x1, y1 = item.bbox
+            gray = _render_region(image, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), 300)
+    from curation.ocr import ocr_region
+
+    lines = ocr_region(gray, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), page=0, block=0, config=OcrConfig())
+    first_option = next(k for k, ws in enumerate(lines) if ws and ws[0].text == "①")
+    read = "".join(c for ws in lines[first_option:] for w in ws for c in w.text if c in "①②③④㉠㉡㉢㉣")
+    printed = "".join(c for c in "".join(f"{n}{o}" for n, o in zip("①②③④", item.options)) if c in "①②③④㉠㉡㉢㉣")
+    # The options sit two to a row: ① and its consonants, then ② and its, on one line. Read as text they
+    # were "DO, ©, ©" (accuracy 0); rings left unread and ㄱ read as 4 still cost a few.
+    assert char_accuracy(read, printed) >= 0.75, (read, printed)
