@@ -880,9 +880,9 @@ _GLUED_STEM = re.compile(r"[옮올](?=은것|지않은것|게나열)")
 _WON = re.compile(r"\\(?=\d)")
 
 
-# A won sign read as W, or as a run of W, ¥, \\ and ￦, before an amount written with thousands separators.
+# A won sign read as W, or as a run of W, ¥, backslashes and ￦, before an amount (thousands, grouped or not).
 # A lone ¥ stays: papers on foreign exchange print yen amounts.
-_WON_LETTERS = re.compile(r"[¥W\\￦]+(?=\d{1,3}(?:,\d{3})+(?!\d))")
+_WON_LETTERS = re.compile(r"[¥W\\￦]+(?=\d{1,3}[.,]\d{3}|\d{4})")
 
 
 def _won(match: re.Match) -> str:
@@ -911,13 +911,29 @@ def _curly_quotes(lines: list[list[OcrWord]]) -> None:
             ws[j] = replace(word, text="".join(out))
 
 
+# A won amount (after ￦, or before 원) is a whole number grouped by commas: "￦5.000", "￦10000" and
+# "1,000.000원" are read separators or lost ones.
+_WON_AMOUNT = re.compile(r"(?<=￦)\d[\d.,]*\d|(?<![\d.,])\d[\d.,]*\d(?=원)")
+
+
+def _grouped(match: re.Match) -> str:
+    amount = match.group()
+    digits = re.sub(r"[.,]", "", amount)
+    if len(digits) < 4:
+        return amount
+    from_end = [len(re.sub(r"[.,]", "", amount[i:])) for i, char in enumerate(amount) if char in ".,"]
+    if any(n % 3 for n in from_end):
+        return amount  # not separators of thousands ("2.50원" is no won amount to regroup)
+    return f"{int(digits):,}"
+
+
 def _fix_stem_word(word: OcrWord) -> OcrWord:
     for wrong, right in _STEM_WORDS.items():
         if word.text.startswith(wrong):
             word = replace(word, text=right + word.text[len(wrong) :])
             break
     text = _WON.sub("￦", _GLUED_STEM.sub("옳", word.text))
-    text = _ACCOUNTING_YEAR.sub("20x", _WON_LETTERS.sub(_won, text))
+    text = _WON_AMOUNT.sub(_grouped, _ACCOUNTING_YEAR.sub("20x", _WON_LETTERS.sub(_won, text)))
     return word if text == word.text else replace(word, text=text)
 
 
@@ -955,11 +971,22 @@ def _balance_parentheses(lines: list[list[OcrWord]]) -> None:
                 ws[j] = replace(word, text="".join(out))
 
 
+_DOTS = "ㆍ·∙•"
+
+
 def _fix_bullets(lines: list[list[OcrWord]]) -> None:
-    """A lone ㅇ opening a line of text is the ○ bullet of a list in the stem (no Korean word is ㅇ)."""
+    """Bullets opening a line of the stem: a lone ㅇ is ○ (no Korean word is ㅇ); a dot, which the Korean
+    model reads as ㆍ whatever its size, is • when it stands a fifth of the line's height or more (a middle
+    dot · stands an eighth), and · when smaller. ㆍ between words is left as read."""
     for ws in lines:
-        if len(ws) > 1 and ws[0].text == "ㅇ":
-            ws[0] = replace(ws[0], text="○")
+        if len(ws) < 2:
+            continue
+        first = ws[0]
+        if first.text == "ㅇ":
+            ws[0] = replace(first, text="○")
+        elif first.text in _DOTS:
+            height = statistics.median(w.y1 - w.y0 for w in ws[1:])
+            ws[0] = replace(first, text="•" if first.y1 - first.y0 >= 0.22 * height else "·")
 
 
 def reread_latin(gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int, timeout_s: float, below: float = OcrConfig.latin_below) -> list[TsvWord]:

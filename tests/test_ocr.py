@@ -376,6 +376,9 @@ def test_accounting_years_and_won_amounts_read_as_printed():
     assert [text(t) for t in ("20×X1년", "20※1", "(20%2년", "W656,000", "¥W500,000")] == ["20x1년", "20x1", "(20x2년", "￦656,000", "￦500,000"]
     assert [text(t) for t in ("2011년", "W85", "3×4", "20×12")] == ["2011년", "W85", "3×4", "20×12"]
     assert text("순서대로올게나열한") == "순서대로옳게나열한"
+    # Won amounts are whole numbers grouped by commas: separators misread or lost are put back.
+    assert [text(t) for t in ("￦10000)", "￦94.849에", "W2000,.000", "1,000.000원")] == ["￦10,000)", "￦94,849에", "￦2,000,000", "1,000,000원"]
+    assert [text(t) for t in ("1.5000원", "￦2.5", "12038", "¥1,000")] == ["1.5000원", "￦2.5", "12038", "¥1,000"]
 
 
 def test_lost_opening_parentheses_and_straight_quotes():

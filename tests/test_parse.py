@@ -510,3 +510,22 @@ def test_numbers_printed_without_an_item_are_no_gap():
     assert numbering_gaps(numbers, {(0, 32), (0, 33)}) == {4}
     assert numbering_gaps(numbers) == {2, 4}
     assert numbering_gaps([(0, 2), (0, 1)]) == {1}
+
+
+def test_a_running_foot_read_a_little_differently_by_ocr_on_every_page_is_furniture():
+    from curation.parse.layout import lay_out
+
+    feet = ["2024년도 회계학 ①형 3/16", "2024년도 회계학 (1)형 짓4/16", "2024년도 회계학 ①형 직5/16", "2O24년도 회계학 ①형 6/16"]
+    pages = []
+    for index, foot in enumerate(feet):
+        words = [Word(60, 100, 300, 112, f"{index + 1}. 다음 중 옳은 것은?", 10.0, index, True, 90.0)]
+        x = 200.0
+        for text in foot.split():
+            words.append(Word(x, 800, x + 40, 810, text, 9.0, index, True, 85.0))
+            x += 45
+        pages.append((words, 595.0, 842.0))
+    laid = lay_out(pages)
+    assert all(len(page.furniture) == 1 and len(page.lines) == 1 for page in laid)
+    # Text-layer words keep the exact rule: the same line, digits aside, on a third of the pages.
+    text_pages = [([Word(w.x0, w.y0, w.x1, w.y1, w.text, w.size, w.page) for w in words], wd, ht) for words, wd, ht in pages]
+    assert all(len(page.furniture) == 0 for page in lay_out(text_pages))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
 from curation.parse.words import Line, Word
 
@@ -170,17 +171,22 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
         ordered.append((index, width, height, lines, columns))
     in_margin: Counter[str] = Counter()
+    margin_lines: list[list[tuple[str, float]]] = []
     for index, width, height, lines, _ in ordered:
         seen = {furniture_key(l.text) for l in lines if _is_margin(l, height)}
         in_margin.update(seen)
+        margin_lines.append([(furniture_key(l.text), l.yc) for l in lines if _is_margin(l, height)])
     repeat = max(2, int(0.3 * len(pages)))
     result = []
     for index, width, height, lines, columns in ordered:
 
         def candidate(line: Line) -> bool:
-            return _is_margin(line, height) and (
-                in_margin[furniture_key(line.text)] >= repeat or is_page_number(line.text)
-            )
+            if not _is_margin(line, height):
+                return False
+            key = furniture_key(line.text)
+            if in_margin[key] >= repeat or is_page_number(line.text):
+                return True
+            return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
         # Furniture sits at the page's edge: nothing but other furniture between it and the edge.
         marked = [candidate(line) for line in lines]
@@ -200,6 +206,31 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
                 keep.append(line)
         result.append(PageText(index, width, height, keep, furniture, columns))
     return result
+
+
+# OCR reads a running foot a little differently on every page ("회계학 ①형 3/16", "회계학 (1)형 짓15/16"):
+# for OCR words, a margin line repeats where a page has one this similar (normalised edit distance).
+_OCR_FURNITURE_SIMILARITY = 0.7
+_OCR_FURNITURE_MIN_CHARS = 8
+
+
+_QUESTION_START = re.compile(r"^(문제?)?#[.)]")
+
+
+def _read_by_ocr(line: Line) -> bool:
+    return any(w.conf is not None for w in line.words)
+
+
+def _similar_on(key: str, yc: float, margin_lines: list[list[tuple[str, float]]]) -> int:
+    """Pages with a margin line at the same height whose key is at least ``_OCR_FURNITURE_SIMILARITY``
+    like ``key``. A question opening a column ("5. <보기>의 괄호 안에 들어갈 ...") can look like the next
+    page's, so a numbered line is never taken."""
+    if len(key) < _OCR_FURNITURE_MIN_CHARS or _QUESTION_START.match(key):
+        return 0
+    return sum(
+        any(abs(y - yc) <= 3 and Levenshtein.normalized_similarity(key, other) >= _OCR_FURNITURE_SIMILARITY for other, y in lines)
+        for lines in margin_lines
+    )
 
 
 def _is_margin(line: Line, height: float) -> bool:
