@@ -727,6 +727,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     _fix_bullets(lines_out)
     _balance_parentheses(lines_out)
     _curly_quotes(lines_out)
+    _arrows(lines_out)
     fix_labels(lines_out, CIRCLED_DIGITS)
     return lines_out
 
@@ -891,6 +892,30 @@ def _won(match: re.Match) -> str:
 
 # Accounting papers count years as 20x1, 20x2 (no real year): the x read as ×, ※ or %, at times doubled.
 _ACCOUNTING_YEAR = re.compile(r"(?<!\d)20[×※%Xx][×※Xx]?(?=\d(?!\d))")
+
+
+_ARROW = re.compile(r"^-?[>›]$")
+_GLUED_ARROW = re.compile(r"(?<=[가-힣])-?[>›](?=[가-힣])")
+
+
+def _arrows(lines: list[list[OcrWord]]) -> None:
+    """An arrow between Korean words ("문제설정 → 가설설정") read as ">" or "->": a comparison sign stands
+    between numbers or letters, never between two Korean words. A ">" closing a "<" ("<소득세법>") is a
+    bracket."""
+    for ws in lines:
+        opened = False
+        for j, word in enumerate(ws):
+            text = word.text
+            if not opened and "<" not in text:
+                text = _GLUED_ARROW.sub("→", text)
+                if _ARROW.match(text) and 0 < j < len(ws) - 1 and _is_hangul(ws[j - 1].text[-1]) and _is_hangul(ws[j + 1].text[0]):
+                    text = "→"
+            if "<" in text or "〈" in text:
+                opened = text.rfind("<") > text.rfind(">")
+            elif ">" in text:
+                opened = False
+            if text != word.text:
+                ws[j] = replace(word, text=text)
 
 
 def _curly_quotes(lines: list[list[OcrWord]]) -> None:

@@ -79,6 +79,43 @@ def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
     if seen:
         for ws in lines:
             _fix_option_lists(ws, markers)
+    for ws in lines:
+        _commas_between_circled_labels(ws, markers)
+        _blanks_and_keyed_labels(ws)
+
+
+# A blank in the stem labelled by a consonant ("(ㄹ)라고 한다"), and an option keying a word to it
+# ("ㄹ: 더미변수").
+_BLANK = re.compile(r"^(.*\()([^\s()]{1,2})(\).*)$")
+_KEYED = re.compile(r"^()([^\s:]{1,2})(:.*)$")
+
+
+def _blanks_and_keyed_labels(ws: list[OcrWord]) -> None:
+    """Consonants in a blank "(르)" or before a colon "르:" read as the syllables they resemble: only
+    Hangul misreads count ("(1)" and "2:" are numbers)."""
+    for j, word in enumerate(ws):
+        for pattern in (_BLANK, _KEYED):
+            match = pattern.match(word.text)
+            if not match:
+                continue
+            token = match.group(2)
+            if token in LABELS or not any("\uac00" <= c <= "\ud7a3" for c in token):
+                continue
+            consonants = consonants_read_as(token)
+            if len(consonants) == 1:
+                ws[j] = replace(word, text=match.group(1) + next(iter(consonants)) + match.group(3))
+                break
+
+
+def _commas_between_circled_labels(ws: list[OcrWord], markers: str) -> None:
+    """In an option listing circled labels ("① ㉠, ㉡, ㉢"), the comma between two of them is a speck that
+    Tesseract drops once the rings are painted out: two labels side by side after a marker had one."""
+    after_marker = False
+    for j, word in enumerate(ws):
+        if word.text in markers:
+            after_marker = True
+        elif after_marker and word.text in CIRCLED_LABELS and j + 1 < len(ws) and ws[j + 1].text in CIRCLED_LABELS:
+            ws[j] = replace(word, text=word.text + ",")
 
 
 def _statement_label(ws: list[OcrWord], i: int) -> str | None:

@@ -395,6 +395,19 @@ def test_lost_opening_parentheses_and_straight_quotes():
     ]
 
 
+def test_arrows_between_korean_words_and_brackets_left_alone():
+    from curation.ocr import _arrows
+
+    def line(*texts: str) -> list[OcrWord]:
+        return [OcrWord(10 * i, 0, 10 * i + 8, 10, t, 90.0, 0) for i, t in enumerate(texts)]
+
+    lines = [line("문제설정>가설설정", ">", "조사설계", "->", "자료수집"), line("<소득세법>거주자", "<", "보기", ">", "에서"), line("3", ">", "2")]
+    _arrows(lines)
+    assert [[w.text for w in ws] for ws in lines] == [
+        ["문제설정→가설설정", "→", "조사설계", "→", "자료수집"], ["<소득세법>거주자", "<", "보기", ">", "에서"], ["3", ">", "2"],
+    ]
+
+
 def test_a_ring_read_as_the_wrong_digit_takes_its_place_in_the_sequence():
     def line(y: float, *texts: str) -> list[OcrWord]:
         return [OcrWord(50 + 100 * i, y, 60 + 100 * i, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
@@ -419,6 +432,13 @@ def test_consonant_labels_and_the_options_listing_them():
     fix_labels(lines, "①②③④⑤")
     assert [" ".join(w.text for w in ws) for ws in lines] == [
         "ㄱ . 사회적 기업", "ㄴ . 마을기업", "ㄷ. 협동조합 ㄹ . 자활기업", "① ㄱ, ㄴ", "② ㄱ, ㄷ , ㄹ", "③ 1, 2", "2. 다음 중", "① 10개",
+    ]
+    # Blanks labelled by consonants, options keying words to them, circled labels whose commas were lost.
+    lines = [line(0, "변수를(르)라고", "한다."), line(12, "①", "그:외생변수,", "르:더미변수"), line(24, "②", "㉠", "㉡", "㉣"),
+             line(36, "(1)", "2:", "제25기(2025.1.1.")]
+    fix_labels(lines, "①②③④⑤")
+    assert [" ".join(w.text for w in ws) for ws in lines] == [
+        "변수를(ㄹ)라고 한다.", "① ㄱ:외생변수, ㄹ:더미변수", "② ㉠, ㉡, ㉣", "(1) 2: 제25기(2025.1.1.",
     ]
 
 
@@ -500,3 +520,11 @@ def test_circled_consonants_touching_their_ring_are_read_as_consonants():
     # The options sit two to a row: ① and its consonants, then ② and its, on one line. Read as text they
     # were "DO, ©, ©" (accuracy 0); rings left unread and ㄱ read as 4 still cost a few.
     assert char_accuracy(read, printed) >= 0.75, (read, printed)
+
+
+def test_bullet_dots_by_their_size():
+    lines = [[OcrWord(0, 4, 2, 5.5, "ㆍ", 80.0, 0), OcrWord(5, 0, 40, 10, "발행일:", 90.0, 0)],
+             [OcrWord(0, 3.5, 3, 6.3, "ㆍ", 80.0, 0), OcrWord(5, 0, 40, 10, "피부", 90.0, 0)],
+             [OcrWord(0, 0, 20, 10, "의료", 90.0, 0), OcrWord(21, 4, 23, 5.5, "ㆍ", 80.0, 0), OcrWord(24, 0, 40, 10, "보건", 90.0, 0)]]
+    _fix_bullets(lines)
+    assert [ws[0].text for ws in lines[:2]] == ["·", "•"] and lines[2][1].text == "ㆍ"
