@@ -1,14 +1,17 @@
-"""Consonant labels (ㄱ. ㄴ. ㄷ. ㄹ.) of the statements in a stem, and the options that list them (ㄱ, ㄷ).
+"""Consonant labels and what refers to them, as Tesseract's Korean model misreads them.
 
-Korean papers label the statements of a <보기> with bare consonants and ask which of them hold
-("모두 고른 것은?"), so the options are lists like "ㄱ, ㄴ, ㄹ" or orders like "ㄷ - ㄱ - ㄴ". Tesseract's
-Korean model reads a consonant standing alone as the syllable it resembles (ㄹ as 르, ㄴ as 느), or as a
-digit or Latin letter (ㄱ as 7, ㄷ as C). Two things make the repair safe:
+Korean papers label the statements of a <보기> with bare consonants (ㄱ. ㄴ. ㄷ. ㄹ.) or circled ones
+(㉠ ㉡ ㉢), ask which of them hold ("모두 고른 것은?") or fill blanks labelled by them ("(ㄹ)라고 한다"), so
+options are lists like "ㄱ, ㄴ, ㄹ", orders like "ㄷ → ㄱ → ㄴ" or keys like "ㄹ: 더미변수". The model reads
+a lone consonant as the syllable it resembles (ㄹ as 르, ㄴ as 느), or as a digit or Latin letter (ㄱ as 7,
+ㄷ as C), and the consonant inside a ring as a digit. What makes each repair safe:
 
-- a statement label opens its line and is followed by a full stop, and labels run in order, so a
-  misread label is the one after the label before it, provided it is one of that label's usual misreads;
-- an option is a list of labels only when every token between its separators is a consonant or a usual
-  misread of one, and the region prints consonant labels at all.
+- a statement label opens its line (or follows a statement on it) with a full stop, and labels run in
+  order: a misread label is the one after the label before it, if it is one of that label's misreads;
+- an option is a list of labels only when every token between its separators is a consonant or a
+  misread of one, and the region prints consonant labels at all;
+- in blanks and keys only Hangul misreads count ("(1)" and "2:" are numbers);
+- a circled digit among circled labels takes the place the labels round it leave.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ _LABEL_WORD = re.compile(r"^(\S{1,2}?)\.(.*)$")
 _SEPARATOR = re.compile(r"\s*([,\-→~]|\s)\s*")
 
 
+def _has_syllable(text: str) -> bool:
+    return any("\uac00" <= c <= "\ud7a3" for c in text)
+
+
 def consonants_read_as(token: str) -> set[str]:
     """The consonants a token Tesseract read may stand for: itself, or those it is a usual misread of."""
     return {token} if len(token) == 1 and token in LABELS else _READ_AS.get(token, set())
@@ -65,7 +72,7 @@ def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
                 continue
             candidates = consonants_read_as(token)
             expected = LABELS[LABELS.index(last) + 1] if last is not None and last != LABELS[-1] else None
-            hangul = token in LABELS or any("\uac00" <= c <= "\ud7a3" for c in token)
+            hangul = token in LABELS or _has_syllable(token)
             if expected in candidates and (i == 0 or hangul):
                 chosen = expected
             elif i == 0 and hangul and len(candidates) == 1:
@@ -99,7 +106,7 @@ def _blanks_and_keyed_labels(ws: list[OcrWord]) -> None:
             if not match:
                 continue
             token = match.group(2)
-            if token in LABELS or not any("\uac00" <= c <= "\ud7a3" for c in token):
+            if token in LABELS or not _has_syllable(token):
                 continue
             consonants = consonants_read_as(token)
             if len(consonants) == 1:
@@ -186,7 +193,7 @@ def _before_a_label(lines: list[list[OcrWord]], markers: str) -> None:
     # Inside a line: marker, misread label, next label ("① ④ ㉡, ㉢").
     for ws in lines:
         for j in range(1, len(ws) - 1):
-            after = label(ws[j + 1]) if ws[j + 1].text not in "," else (label(ws[j + 2]) if j + 2 < len(ws) else None)
+            after = label(ws[j + 1]) if ws[j + 1].text != "," else (label(ws[j + 2]) if j + 2 < len(ws) else None)
             if ws[j].text in markers and ws[j - 1].text in markers and after:
                 ws[j] = replace(ws[j], text=CIRCLED_LABELS[after - 1])
     # Opening lines: statements labelled down the left ("④ ...", "㉡ ...", "㉢ ...").
@@ -196,5 +203,6 @@ def _before_a_label(lines: list[list[OcrWord]], markers: str) -> None:
             continue
         after = label(openers[k + 1][0])
         before = label(openers[k - 1][0]) if k > 0 else None
-        if after and (before is None and (k == 0 or openers[k - 1][0].text not in markers) or before == after - 2):
+        first_of_run = before is None and (k == 0 or openers[k - 1][0].text not in markers)
+        if after and (first_of_run or before == after - 2):
             ws[0] = replace(ws[0], text=CIRCLED_LABELS[after - 1])
