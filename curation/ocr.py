@@ -910,7 +910,7 @@ def _arrows(lines: list[list[OcrWord]]) -> None:
                 text = _GLUED_ARROW.sub("→", text)
                 if _ARROW.match(text) and 0 < j < len(ws) - 1 and _is_hangul(ws[j - 1].text[-1]) and _is_hangul(ws[j + 1].text[0]):
                     text = "→"
-            if "<" in text or "〈" in text:
+            if "<" in text:
                 opened = text.rfind("<") > text.rfind(">")
             elif ">" in text:
                 opened = False

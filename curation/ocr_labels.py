@@ -180,10 +180,9 @@ def _after_label_and_comma(ws: list[OcrWord], markers: str) -> None:
         word = ws[j]
         if word.text not in markers or ws[j - 1].text != "," or ws[j - 2].text not in CIRCLED_LABELS:
             continue
-        digit = str(markers.index(word.text) + 1)
-        labels = sorted(_READ_AS.get(digit, set()))
+        labels = consonants_read_as(str(markers.index(word.text) + 1))
         if len(labels) == 1:
-            ws[j] = replace(word, text=CIRCLED_LABELS[LABELS.index(labels[0])])
+            ws[j] = replace(word, text=CIRCLED_LABELS[LABELS.index(next(iter(labels)))])
 
 
 def _before_a_label(lines: list[list[OcrWord]], markers: str) -> None:

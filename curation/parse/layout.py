@@ -171,11 +171,10 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
         ordered.append((index, width, height, lines, columns))
     in_margin: Counter[str] = Counter()
-    margin_lines: list[list[tuple[str, float]]] = []
+    margin_lines: list[list[tuple[str, float]]] = []  # (key, height) of each page's margin lines
     for index, width, height, lines, _ in ordered:
-        seen = {furniture_key(l.text) for l in lines if _is_margin(l, height)}
-        in_margin.update(seen)
         margin_lines.append([(furniture_key(l.text), l.yc) for l in lines if _is_margin(l, height)])
+        in_margin.update({key for key, _ in margin_lines[-1]})
     repeat = max(2, int(0.3 * len(pages)))
     result = []
     for index, width, height, lines, columns in ordered:
