@@ -526,6 +526,41 @@ def test_a_running_foot_read_a_little_differently_by_ocr_on_every_page_is_furnit
         pages.append((words, 595.0, 842.0))
     laid = lay_out(pages)
     assert all(len(page.furniture) == 1 and len(page.lines) == 1 for page in laid)
-    # Text-layer words keep the exact rule: the same line, digits aside, on a third of the pages.
+    # Text-layer words keep the exact rule: the same line, digits aside, on a third of the pages; these
+    # differ, so only the page count they end with ("N/16") makes them furniture.
     text_pages = [([Word(w.x0, w.y0, w.x1, w.y1, w.text, w.size, w.page) for w in words], wd, ht) for words, wd, ht in pages]
-    assert all(len(page.furniture) == 0 for page in lay_out(text_pages))
+    assert all(len(page.furniture) == 1 for page in lay_out(text_pages))
+    alike = ["2024년도 회계학 ①형 기출", "2024년도 회계학 (1)형 짓", "2024년도 회계학 ①형 직", "2O24년도 회계학 ①형"]
+    uncounted = [(words[:1] + [Word(200, 800, 400, 810, foot, 9.0, index)], wd, ht) for index, (foot, (words, wd, ht)) in enumerate(zip(alike, text_pages))]
+    assert all(len(page.furniture) == 0 for page in lay_out(uncounted))
+
+
+def test_a_running_head_with_the_page_count_is_furniture_with_what_lies_above_it():
+    """"제2교시 세법개론 ①형 9/16": the subject title above it is set in display type that OCR reads as
+    junk ("4 난"), and "①형" is read as "0)형", so neither repeats; the count does. An option "③ 3/16"
+    and a question at the top of a column are no heads."""
+    from curation.parse.layout import lay_out
+
+    pages = []
+    for index in range(4):
+        words = [
+            Word(270, 58, 290, 70, ["4 만", "4 난", "기 근", "르"][index], 20.0, index, True, 60.0),
+            Word(539, 82, 580, 93, f"0)형 {index + 9}/16", 9.0, index, True, 70.0),
+            Word(30, 83, 80, 93, "제 2 교시", 9.0, index, True, 90.0),
+            Word(60, 130, 300, 142, f"{index + 1}. 다음 중 옳은 것은?", 10.0, index, True, 90.0),
+            Word(60, 150, 300, 162, "③ 3/16", 10.0, index, True, 90.0),
+        ]
+        pages.append((words, 728.0, 1031.0))
+    for page in lay_out(pages):
+        taken = sorted(word.text for line in page.furniture for word in line.words)
+        assert taken == sorted([["4 만", "4 난", "기 근", "르"][page.index], f"0)형 {page.index + 9}/16", "제 2 교시"])
+        assert [line.text for line in page.lines] == [f"{page.index + 1}. 다음 중 옳은 것은?", "③ 3/16"]
+
+
+@pytest.mark.realdata
+def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
+    """The CPA business law and tax paper heads its pages "제2교시 기업법 ①형 3/16" on three odd pages
+    and "제2교시 세법개론 ①형 9/16" on others: too few alike to repeat, but each holds the page count."""
+    items = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items
+    assert not [item.number for item in items if any("교시" in option or "/16" in option for option in item.options)]
+    assert items[5].options[-1].endswith("그 운임을 청구하지 못한다.")

@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from curation.parse.words import Line, Word
+from curation.parse.words import CIRCLED, Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
@@ -176,6 +176,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         margin_lines.append([(furniture_key(l.text), l.yc) for l in lines if _is_margin(l, height)])
         in_margin.update({key for key, _ in margin_lines[-1]})
     repeat = max(2, int(0.3 * len(pages)))
+    page_counts = _page_counts([[l.text for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered], repeat)
     result = []
     for index, width, height, lines, columns in ordered:
 
@@ -183,14 +184,17 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if not _is_margin(line, height):
                 return False
             key = furniture_key(line.text)
-            if in_margin[key] >= repeat or is_page_number(line.text):
+            if in_margin[key] >= repeat or is_page_number(line.text) or _counts_pages(line.text, page_counts):
                 return True
             return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
         # Furniture sits at the page's edge: nothing but other furniture between it and the edge.
         marked = [candidate(line) for line in lines]
+        heads = _beside_page_counts(lines, height, page_counts)
         for i, line in enumerate(lines):
-            if marked[i]:
+            if heads[i]:
+                marked[i] = True
+            elif marked[i]:
                 top = line.yc < height / 2
                 marked[i] = all(
                     marked[j] or (other.yc > line.y0 if top else other.yc < line.y1)
@@ -214,6 +218,47 @@ _OCR_FURNITURE_MIN_CHARS = 8
 
 
 _QUESTION_START = re.compile(r"^(문제?)?#[.)]")
+
+
+# "회계학 ①형 9/16": a running head or foot ends (or starts) with the page's number out of the paper's pages.
+_PAGE_OF_PAGES = re.compile(r"(?<![\d/.])(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
+
+
+def _fractions(text: str) -> list[tuple[int, int]]:
+    key = furniture_key(text)
+    if (_QUESTION_START.match(key) and len(key) > 12) or text.lstrip()[:1] in CIRCLED:
+        return []  # an option or a question ("③ 3/16") is never a page number; "0)형 9/16" is ①형 misread
+    return [(int(n), int(m)) for n, m in _PAGE_OF_PAGES.findall(text) if 0 < int(n) <= int(m)]
+
+
+def _page_counts(margin_texts: list[list[str]], repeat: int) -> set[int]:
+    """Page counts that margins print as "N/M" on at least ``repeat`` pages. The count, not the file's
+    length: a paper published without its blank last page still says "/16"."""
+    pages_with: Counter[int] = Counter()
+    for texts in margin_texts:
+        pages_with.update({m for text in texts for _, m in _fractions(text)})
+    return {m for m, n in pages_with.items() if n >= repeat and m >= 2}
+
+
+def _counts_pages(text: str, page_counts: set[int]) -> bool:
+    """A margin line holding this page's number out of the paper's pages: OCR reads the rest of a
+    running head differently on every page ("0)형 9/16", "(1)혈 12/16"), but the count stays."""
+    return any(m in page_counts for _, m in _fractions(text))
+
+
+def _beside_page_counts(lines: list[Line], height: float, page_counts: set[int]) -> list[bool]:
+    """Lines of a running head or foot that numbers the page out of the paper's pages: the line itself,
+    what stands level with it and what lies between it and the edge (a subject title set in display
+    type, which OCR reads as junk: "세법개론" as "4 난")."""
+    marked = [False] * len(lines)
+    for line in lines:
+        if not (_is_margin(line, height) and _counts_pages(line.text, page_counts)):
+            continue
+        top = line.yc < height / 2
+        for j, other in enumerate(lines):
+            if _is_margin(other, height) and (other.yc <= line.y1 if top else other.yc >= line.y0):
+                marked[j] = True
+    return marked
 
 
 def _read_by_ocr(line: Line) -> bool:

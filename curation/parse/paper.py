@@ -37,7 +37,7 @@ from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numberi
 from curation.parse.words import Line, Word, page_words
 from curation.rejects import WITHHELD_REASON, Reject
 
-PARSER_VERSION = "parse-2"
+PARSER_VERSION = "parse-3"
 # A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
 WITHHELD_FLAG = "withheld"
 STAGE = "parse"
