@@ -35,8 +35,10 @@ from scipy import ndimage
 
 from curation.errors import CurationError
 from curation.ocr_labels import consonants_read_as, fix_circled_lists, fix_labels
+from curation.ocr_letters import fix_letters
+from curation.ocr_words import fix_split_stems, fix_word
 
-OCR_VERSION = "tesseract-regions-rings-7"
+OCR_VERSION = "tesseract-regions-rings-8"
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -722,6 +724,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         _place(marker, ordered)
     ordered.sort(key=lambda ws: min(w.y0 for w in ws))
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
+    fix_split_stems(lines_out)
     fix_circled_lists(lines_out, CIRCLED_DIGITS)
     _correct_missed_markers(lines_out)
     _fix_bullets(lines_out)
@@ -729,6 +732,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     _curly_quotes(lines_out)
     _arrows(lines_out)
     fix_labels(lines_out, CIRCLED_DIGITS)
+    fix_letters(lines_out, SYLLABLE_GAP)
     return lines_out
 
 
@@ -842,10 +846,6 @@ def _is_hangul(char: str) -> bool:
     return "\uac00" <= char <= "\ud7a3"
 
 
-# Misreads of the most frequent words of exam stems that are not Korean words themselves.
-_STEM_WORDS = {"옮은": "옳은", "옮지": "옳지", "옮게": "옳게", "올은": "옳은", "옳온": "옳은"}
-
-
 def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
     if len(words) < 2:
         return [_fix_stem_word(w) for w in words]
@@ -853,7 +853,7 @@ def _join_syllables(words: list[OcrWord]) -> list[OcrWord]:
     out = [words[0]]
     for word in words[1:]:
         last = out[-1]
-        if word.x0 - last.x1 < SYLLABLE_GAP * height and _joins(last.text[-1], word.text[0]):
+        if word.x0 - last.x1 < SYLLABLE_GAP * height and (_joins(last.text[-1], word.text[0]) or _amount_in_won(last.text, word.text)):
             n, m = len(last.text), len(word.text)
             out[-1] = replace(
                 last,
@@ -874,8 +874,16 @@ def _joins(left: str, right: str) -> bool:
     return (_is_hangul(left) or left == ")") and (_is_hangul(right) or right == "(") and not (left == ")" and right == "(")
 
 
-# The same inside a word the stem runs together ("설명으로옮지않은것은?").
-_GLUED_STEM = re.compile(r"[옮올](?=은것|지않은것|게나열)")
+# An amount: thousands grouped (by what was read as "," or "."), or four digits and more.
+_AMOUNT = re.compile(r"^[￦\\]?\d{1,3}(?:[.,]\d{3})+$|^[￦\\]?\d{4,}$")
+
+
+def _amount_in_won(left: str, right: str) -> bool:
+    """An amount and the 원 after it ("33.741.250" "원"), one word to regroup the amount in. A question's
+    number stays apart from a stem that starts with 원 ("17 원형 큐")."""
+    return right.startswith("원") and bool(_AMOUNT.match(left))
+
+
 # A won sign read as a backslash: Korean fonts drew the won sign at the backslash's code point (KS X 1003),
 # and Hancom papers write the full-width ￦.
 _WON = re.compile(r"\\(?=\d)")
@@ -953,11 +961,7 @@ def _grouped(match: re.Match) -> str:
 
 
 def _fix_stem_word(word: OcrWord) -> OcrWord:
-    for wrong, right in _STEM_WORDS.items():
-        if word.text.startswith(wrong):
-            word = replace(word, text=right + word.text[len(wrong) :])
-            break
-    text = _WON.sub("￦", _GLUED_STEM.sub("옳", word.text))
+    text = _WON.sub("￦", fix_word(word.text))
     text = _WON_AMOUNT.sub(_grouped, _ACCOUNTING_YEAR.sub("20x", _WON_LETTERS.sub(_won, text)))
     return word if text == word.text else replace(word, text=text)
 

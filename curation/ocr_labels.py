@@ -86,6 +86,12 @@ def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
     if seen:
         for ws in lines:
             _fix_option_lists(ws, markers)
+    runs = [(ws, _option_runs(ws, markers)) for ws in lines]
+    clean = [any(_clean_label_list(ws[a:b]) for a, b in line_runs) for ws, line_runs in runs]
+    if seen or any(clean):
+        for (ws, line_runs), beside_clean in zip(runs, clean):
+            for a, b in reversed(line_runs):
+                ws[a:b] = _as_ordered_labels(ws[a:b], beside_clean)
     for ws in lines:
         _commas_between_circled_labels(ws, markers)
         _blanks_and_keyed_labels(ws)
@@ -95,14 +101,21 @@ def fix_labels(lines: list[list[OcrWord]], markers: str) -> None:
 # ("ㄹ: 더미변수").
 _BLANK = re.compile(r"^(.*\()([^\s()]{1,2})(\).*)$")
 _KEYED = re.compile(r"^()([^\s:]{1,2})(:.*)$")
+_ALONE = re.compile(r"^()(\S{1,2})()$")
 
 
 def _blanks_and_keyed_labels(ws: list[OcrWord]) -> None:
-    """Consonants in a blank "(르)" or before a colon "르:" read as the syllables they resemble: only
-    Hangul misreads count ("(1)" and "2:" are numbers)."""
+    """Consonants in a blank "(르)" or before a colon "르:" read as the syllables they resemble, in one
+    word or spaced out ("( 르 )의", "르 : 보험금액"): only Hangul misreads count ("(1)" and "2:" are
+    numbers)."""
     for j, word in enumerate(ws):
-        for pattern in (_BLANK, _KEYED):
-            match = pattern.match(word.text)
+        before = ws[j - 1].text if j else ""
+        after = ws[j + 1].text if j + 1 < len(ws) else ""
+        if (before.endswith("(") and after.startswith(")")) or after.startswith(":"):
+            spaced: re.Match | None = _ALONE.match(word.text)
+        else:
+            spaced = None
+        for match in (spaced, _BLANK.match(word.text), _KEYED.match(word.text)):
             if not match:
                 continue
             token = match.group(2)
@@ -146,6 +159,67 @@ def _fix_option_lists(ws: list[OcrWord], markers: str) -> None:
             if start is not None and i > start:
                 ws[start:i] = _as_label_list(ws[start:i])
             start = i + 1 if i < len(ws) else None
+
+
+# Label lists in options ("① ㄱ, ㄴ ② ㄱ, ㄷ") as the Korean model reads a consonant with the comma after
+# it: "vd ’" or "od," for "ㄱ,", "ul," or "LL ’" for "ㄴ,", "Cc ’" for "ㄷ,".
+_LIST_MISREADS = {"vd": "ㄱ", "od": "ㄱ", "ul": "ㄴ", "wl": "ㄴ", "uu": "ㄴ", "LL": "ㄴ", "Ll": "ㄴ", "니": "ㄴ", "Cc": "ㄷ", "CU": "ㄷ", "Cy": "ㄷ", "~": "ㄴ"}
+_LIST_SEPARATOR = re.compile(r"[\s,’‘'`]+")
+
+
+def _option_runs(ws: list[OcrWord], markers: str) -> list[tuple[int, int]]:
+    """Where the words after each option marker of a line run, up to the next: (start, end)."""
+    at = [i for i, w in enumerate(ws) if w.text in markers]
+    return [(i + 1, j) for i, j in zip(at, at[1:] + [len(ws)]) if j > i + 1]
+
+
+def _clean_label_list(words: list[OcrWord]) -> bool:
+    tokens = [t for t in _LIST_SEPARATOR.split(" ".join(w.text for w in words)) if t]
+    return len(tokens) >= 2 and all(t in LABELS for t in tokens)
+
+
+def _list_token(token: str) -> list[str | None]:
+    """The labels one token stands for: itself, a usual misread, or each of its characters ("드르" is
+    "ㄷ, ㄹ" run together, "ㄱㄱ" is "ㄱ," with its comma read as a second ㄱ); None where unknown."""
+    if token in LABELS:
+        return [token]
+    if token in _LIST_MISREADS:
+        return [_LIST_MISREADS[token]]
+    read = consonants_read_as(token)
+    if len(read) == 1:
+        return [next(iter(read))]
+    if len(token) > 1:
+        chars = [{c} if c in LABELS else consonants_read_as(c) for c in token]
+        if all(len(c) == 1 for c in chars) and (_has_syllable(token) or all(c in LABELS for c in token)):
+            return [next(iter(c)) for c in chars]
+    return [None]
+
+
+def _as_ordered_labels(words: list[OcrWord], beside_a_list: bool) -> list[OcrWord]:
+    """An option listing labels, which always run in order ("ㄱ, ㄷ, ㄹ"): each token read as a label
+    and a label read twice once. Left as read unless every token is a label and they rise, and one of
+    them is a consonant or a syllable or an option on the same line lists labels as printed ("C" and
+    "L" are letters unless their line is a row of label lists; "1, 2" lists numbers)."""
+    text = " ".join(w.text for w in words)
+    if "-" in text or "→" in text:
+        return words  # an order of labels ("ㄷ → ㄱ → ㄴ"), not a list
+    tokens = [t for t in _LIST_SEPARATOR.split(text) if t]
+    if all(t.isdigit() for t in tokens) or not (beside_a_list or any(t in LABELS or _has_syllable(t) for t in tokens)):
+        return words
+    labels: list[str | None] = []
+    for token in tokens:
+        for label in _list_token(token):
+            if label is None or not labels or label != labels[-1]:
+                labels.append(label)
+    if None in labels:
+        return words
+    order = [LABELS.index(label) for label in labels if label is not None]
+    if any(b <= a for a, b in zip(order, order[1:])):
+        return words
+    listed = ", ".join(label for label in labels if label is not None)
+    if listed == ", ".join(tokens):
+        return words
+    return [replace(words[0], text=listed, x1=words[-1].x1, y0=min(w.y0 for w in words), y1=max(w.y1 for w in words), conf=min(w.conf for w in words))]
 
 
 def _as_label_list(words: list[OcrWord]) -> list[OcrWord]:

@@ -528,3 +528,85 @@ def test_bullet_dots_by_their_size():
              [OcrWord(0, 0, 20, 10, "의료", 90.0, 0), OcrWord(21, 4, 23, 5.5, "ㆍ", 80.0, 0), OcrWord(24, 0, 40, 10, "보건", 90.0, 0)]]
     _fix_bullets(lines)
     assert [ws[0].text for ws in lines[:2]] == ["·", "•"] and lines[2][1].text == "ㆍ"
+
+
+def _spaced(y: float, *texts: str, gap: float = 10.0) -> list[OcrWord]:
+    """A line of words 10 points tall, ``gap`` points apart (a word space; 2 is a glued run)."""
+    words, x = [], 50.0
+    for text in texts:
+        words.append(OcrWord(x, y, x + 9 * len(text), y + 10, text, 90.0, 0))
+        x += 9 * len(text) + gap
+    return words
+
+
+def test_korean_words_misread_as_look_alikes_that_are_no_words():
+    """옳 read as 올/옮/을 in the stems, 험 as 혐 after 보/경/위, 납 as 남 in tax words: each only where
+    the reading is no word, so 강남세무서, 남부지방, 비가 올지, 혐의 and 있을지 stay."""
+    from curation.ocr_words import fix_split_stems, fix_word
+
+    assert [fix_word(t) for t in ("보혐계약자는", "경혐을", "위혐", "남세의무를", "남입한", "체남된", "남부하여야", "남부기한")] == [
+        "보험계약자는", "경험을", "위험", "납세의무를", "납입한", "체납된", "납부하여야", "납부기한",
+    ]
+    assert [fix_word(t) for t in ("강남세무서", "남부지방에서", "혐의자", "무혐의", "남성", "남기고", "설명으로을지않은것은?")] == [
+        "강남세무서", "남부지방에서", "혐의자", "무혐의", "남성", "남기고", "설명으로옳지않은것은?",
+    ]
+    lines = [_spaced(0, "설명으로", "올지", "않은", "것은?"), _spaced(20, "설명으로을지", "않은", "것은?"), _spaced(40, "을은", "것은?"),
+             _spaced(60, "비가", "올지", "모른다."), _spaced(80, "있을지", "않은지")]
+    fix_split_stems(lines)
+    assert [" ".join(w.text for w in ws) for ws in lines] == [
+        "설명으로 옳지 않은 것은?", "설명으로옳지 않은 것은?", "옳은 것은?", "비가 올지 모른다.", "있을지 않은지",
+    ]
+
+
+def test_latin_capitals_naming_parties_read_as_korean_or_digits():
+    """A read as ^, ㅅ, 스, 쇼 or 4 and B as 8, glued to the words they name ("A사채", "㈜A는"), put right
+    where the page shows they are letters; digits with counters (8개, 8가지), a shape (ㅅ자형) and lone
+    numbers stay."""
+    from curation.ocr_letters import fix_letters
+
+    def fixed(*lines: list[OcrWord]) -> list[str]:
+        lines = [list(ws) for ws in lines]
+        fix_letters(lines, 0.62)
+        return [" ".join(w.text for w in ws) for ws in lines]
+
+    assert fixed(_spaced(0, "(^)", "조건변경이익", "(8)", "이자비용"), _spaced(20, "㈜스는", "무상주를"), _spaced(40, "^부문과"),
+                 _spaced(60, "기계장치ㅅ의"), _spaced(80, "다음과같은4,8,(:사채를")) == [
+        "(A) 조건변경이익 (B) 이자비용", "㈜A는 무상주를", "A부문과", "기계장치A의", "다음과같은A,B,C사채를",
+    ]
+    # A letter read right elsewhere in the region tells what its misreads glued to the same words are.
+    assert fixed(_spaced(0, "A사채는", "8사채와"), _spaced(20, "사업부A와", "사업부8는", "사업부쇼가")) == [
+        "A사채는 B사채와", "사업부A와 사업부B는 사업부A가",
+    ]
+    # Tesseract splits "ㅅ사채" into two words two points apart: the letter joins its word.
+    assert fixed(_spaced(0, "ㅅ", "사채는", gap=2.0)) == ["A사채는"]
+    assert fixed(_spaced(0, "㈜8가", "(주)8의", "(주)스는", "재스에"), _spaced(20, "중학생", "8가", "다니는")) == [
+        "㈜B가 (주)B의 (주)A는 ㈜A에", "중학생 B가 다니는",
+    ]
+    assert fixed(_spaced(0, "8개", "8가지", "(8)", "ㅅ자형", "x^2", "4부문")) == ["8개 8가지 (8) ㅅ자형 x^2 4부문"]
+
+
+def test_label_lists_in_options_read_back_in_order():
+    """Options listing statement labels ("① ㄱ, ㄴ ② ㄱ, ㄷ, ㄹ") read as "vd ’ 드 , 르", "ul, Cc" or "ㄱ ㄱ, ㄹ"
+    by the Korean model: labels always rise, so each token reads as its label where every one does and
+    the region lists labels cleanly elsewhere. Letters and numbers as answers stay."""
+    from curation.ocr_labels import fix_labels
+
+    lines = [_spaced(0, "①", "ㄱ,", "ㄴ", "②", "vd", "’", "드", ",", "르", "③", "ul,", "Cc"),
+             _spaced(20, "④", "ㄱ", "ㄱ,", "ㄹ", "⑤", "1,", "니", ",", "드", ",", "르"), _spaced(40, "①", "C", "②", "L", "③", "1,", "2")]
+    fix_labels(lines, "①②③④⑤")
+    assert [" ".join(w.text for w in ws) for ws in lines] == [
+        "① ㄱ, ㄴ ② ㄱ, ㄷ, ㄹ ③ ㄴ, ㄷ", "④ ㄱ, ㄹ ⑤ ㄱ, ㄴ, ㄷ, ㄹ", "① C ② L ③ 1, 2",
+    ]
+    # Without a clean list in the region, and where the tokens do not rise, nothing is taken for labels.
+    lone = [_spaced(0, "①", "vd", "’", "드"), _spaced(20, "②", "느", ",", "CU,", "그")]
+    fix_labels(lone, "①②③④⑤")
+    assert [" ".join(w.text for w in ws) for ws in lone] == ["① vd ’ 드", "② 느 , CU, 그"]
+    # Blanks and keys spaced out into words of their own: "( 르 )의", "르 : 보험금액".
+    spaced = [_spaced(0, "보험자는", "(", "르", ")의"), _spaced(20, "①", "르", ":", "보험금액")]
+    fix_labels(spaced, "①②③④⑤")
+    assert [" ".join(w.text for w in ws) for ws in spaced] == ["보험자는 ( ㄹ )의", "① ㄹ : 보험금액"]
+
+
+def test_an_amount_joins_the_won_after_it_and_is_regrouped():
+    words = _join_syllables(_spaced(0, "33.741.250", "원", "②", "17", "원형", gap=2.0))
+    assert [w.text for w in words] == ["33,741,250원", "②", "17", "원형"]
