@@ -31,7 +31,7 @@ _GLUED_SIOT = re.compile(r"ㅅ(?=[가-힣])(?!자)|(?<=[가-힣])ㅅ(?![ㄱ-ㅎ]
 _COMPANY_A = re.compile(r"(㈜|\(주\)|(?<![가-힣])[재쥐])[스쇼ㅅ4](?=[은는이가의에을를와과도(,]|로|$)")
 _COMPANY_B = re.compile(r"(?:(?<=㈜)|(?<=\(주\)))8(?![0-9,.])")
 # After 8 (팔) Korean writes 은, 이, 과, 을: 는, 가, 와, 를 follow a letter read as a vowel, B (비).
-_B_BY_PARTICLE = re.compile(r"(?<![0-9A-Za-z.,])8(?=[는와를]|가(?![지구량격]))")
+_B_BY_PARTICLE = re.compile(r"(?<![0-9A-Za-z.,])8(?=[는와를]|가(?![지구량격닥마]))")
 
 # What the model reads each capital as, when glued to the Korean word the region uses it with.
 _READ_AS = {"A": ("4", "쇼", "스"), "B": ("8",), "C": ("(:",)}
