@@ -437,6 +437,27 @@ def test_tax_tables_in_frames_and_bold_outlined_glyphs_read_as_printed():
     assert medical.count("\n|---") == 1 and "| 모친 | 64세 | 소득없음 | 질병치료비 4,000,000원 요양목적 한약구입비 3,000,000원 |" in medical
 
 
+def test_two_column_tables_are_tables_not_run_on_text():
+    """Ruled tables of two columns ("세무조정내역 | 금액", "주주 | 보유주식수") whose rows have one wide gap
+    each: before, only rows of three groups made the parser read the rules, and these ran on as text
+    ("금액법인세비용차감전순이익")."""
+    acct = {i.number: i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items}
+    assert "| 세무조정내역 | 금액 |\n|---|---|\n| 법인세비용차감전순이익 | ￦1,200,000 |\n" in acct[14].question
+    assert "| 부여일 | 중도청산일 |\n|---|---|\n| ￦600 | ￦660 |" in acct[20].question
+    tax = {i.number: i for i in parsed("taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED").items}
+    assert "| 주주 | 보유주식수 |\n|---|---|\n| (주)A(자기주식) | 20,000주 |\n| (주)B | 30,000주 |" in tax[64].question
+
+
+def test_a_cell_two_rows_tall_keeps_its_words_in_one_cell():
+    """A heading cell spanning two rows ("할인율" over "기간", split by a diagonal) and a name beside two
+    rows ("갑" for two debts): no rule divides them, so their words stay in the top row's cell, as the
+    HWP twin of the paper has them."""
+    acct = {i.number: i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items}
+    assert "| 할인율 기간 | 단일금액 ￦1의 현재가치 |  | 정상연금 ￦1의 현재가치 |  |\n|---|---|---|---|---|\n|  | 6% | 8% | 6% | 8% |" in acct[10].question
+    tax = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items[44]  # 세법개론, numbered from 1 again
+    assert "| 갑 | 부가가치세 체납 | 35,000,000원 | 2024.1.25.(법정기일) |\n|  | A은행 대출금 | 50,000,000원 |" in tax.question
+
+
 def test_an_answer_grid_with_several_answers_in_a_cell():
     from curation.parse.grid import find_grid
 

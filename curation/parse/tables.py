@@ -106,7 +106,7 @@ def page_tables(
         for ys_run, xs in _ruled_runs(_positions(ys), verticals):
             if words is None:
                 words = page_words(page)
-            rows = _cells(words, xs, ys_run, verticals, page.number)
+            rows = _cells(words, xs, ys_run, verticals, horizontal, page.number)
             if len(rows) >= 2:
                 tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows))
     return tables
@@ -136,13 +136,15 @@ def _ruled_runs(ys: list[float], verticals: list[tuple[float, float, float]]) ->
 
 
 def looks_tabular(lines: Sequence[Line]) -> bool:
-    """Whether at least two of these lines are set as table rows (three or more groups split by wide
-    gaps): only then is it worth reading the page's rules."""
-    rows = 0
+    """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with
+    three or more groups split by wide gaps, or two with two groups split by a gap of three em (a
+    two-column table: "세무조정내역    금액")."""
+    rows = two_columns = 0
     for line in lines:
-        groups = 1 + sum(1 for a, b in zip(line.words, line.words[1:]) if b.x0 - a.x1 > 1.5 * a.size)
-        rows += groups >= 3
-    return rows >= 2
+        gaps = [b.x0 - a.x1 for a, b in zip(line.words, line.words[1:])]
+        rows += sum(gap > 1.5 * a.size for gap, a in zip(gaps, line.words)) >= 2
+        two_columns += any(gap > 3 * a.size for gap, a in zip(gaps, line.words))
+    return rows >= 2 or two_columns >= 2
 
 
 def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float, float, float]]]]:
@@ -183,13 +185,24 @@ def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float,
 
 
 def _cells(
-    words: Sequence[Word], xs: list[float], ys: list[float], verticals: list[tuple[float, float, float]], page: int
+    words: Sequence[Word],
+    xs: list[float],
+    ys: list[float],
+    verticals: list[tuple[float, float, float]],
+    horizontals: list[tuple[float, float, float]],
+    page: int,
 ) -> list[list[str]]:
     grid: list[list[list[Word]]] = [[[] for _ in range(len(xs) - 1)] for _ in range(len(ys) - 1)]
     # Per row, the column boundaries a rule is drawn at; the others are inside a merged cell.
     drawn = [
         {i for i, x in enumerate(xs) if any(-_TOL <= vx - x <= _SAME_LINE + _TOL and y0 <= (top + bottom) / 2 <= y1 for vx, y0, y1 in verticals)}
         for top, bottom in zip(ys, ys[1:])
+    ]
+    # Per row boundary, the columns a rule divides there; a cell with none below it runs on into the next row
+    # (a heading two rows tall, "할인율" over "기간" split by a diagonal).
+    divided = [
+        {c for c, (left, right) in enumerate(zip(xs, xs[1:])) if any(abs(hy - y) <= _SAME_LINE and x0 <= (left + right) / 2 <= x1 for hy, x0, x1 in horizontals)}
+        for y in ys
     ]
     for w in words:
         if not (xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1]):
@@ -198,6 +211,8 @@ def _cells(
         c = min(bisect.bisect_right(xs, w.xc) - 1, len(xs) - 2)
         while c > 0 and c not in drawn[r]:
             c -= 1
+        while r > 0 and c not in divided[r]:
+            r -= 1
         grid[r][c].append(w)
     rows = []
     for row in grid:
