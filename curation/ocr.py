@@ -874,8 +874,8 @@ def _joins(left: str, right: str) -> bool:
     return (_is_hangul(left) or left == ")") and (_is_hangul(right) or right == "(") and not (left == ")" and right == "(")
 
 
-# An amount: thousands grouped (by what was read as "," or "."), or four digits and more.
-_AMOUNT = re.compile(r"^[￦\\]?\d{1,3}(?:[.,]\d{3})+$|^[￦\\]?\d{4,}$")
+# An amount: four digits or more, grouped or not (by what was read as "," or ".", some lost: "7000.000").
+_AMOUNT = re.compile(r"^_*[￦\\]?(?=(?:\d[.,]?){4,}$)\d[\d.,]*\d$")
 
 
 def _amount_in_won(left: str, right: str) -> bool:
@@ -946,7 +946,12 @@ def _curly_quotes(lines: list[list[OcrWord]]) -> None:
 
 # A won amount (after ￦, or before 원) is a whole number grouped by commas: "￦5.000", "￦10000" and
 # "1,000.000원" are read separators or lost ones.
-_WON_AMOUNT = re.compile(r"(?<=￦)\d[\d.,]*\d|(?<![\d.,])\d[\d.,]*\d(?=원)")
+_WON_AMOUNT = re.compile(r"(?<=￦)\d[\d.,]*\d|(?<![\d.,])\d[\d.,]*\d(?=만?원)")
+# A count of thousands before its counter ("5.000주", "3.000단위"): the full stop is a comma misread; a
+# decimal is no count ("0.125배") and a particle follows a ratio ("1.521의").
+_DOTTED_THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:\.\d{3})+(?=[가-힣])(?![은는이가의와과을를로에도])")
+# What is left of an erased rule before a number in a table cell ("_350.000.000원").
+_RULE_BEFORE_NUMBER = re.compile(r"^_+(?=[\d￦])")
 
 
 def _grouped(match: re.Match) -> str:
@@ -961,8 +966,9 @@ def _grouped(match: re.Match) -> str:
 
 
 def _fix_stem_word(word: OcrWord) -> OcrWord:
-    text = _WON.sub("￦", fix_word(word.text))
+    text = _RULE_BEFORE_NUMBER.sub("", _WON.sub("￦", fix_word(word.text)))
     text = _WON_AMOUNT.sub(_grouped, _ACCOUNTING_YEAR.sub("20x", _WON_LETTERS.sub(_won, text)))
+    text = _DOTTED_THOUSANDS.sub(lambda m: m.group().replace(".", ","), text)
     return word if text == word.text else replace(word, text=text)
 
 

@@ -379,6 +379,11 @@ def test_accounting_years_and_won_amounts_read_as_printed():
     # Won amounts are whole numbers grouped by commas: separators misread or lost are put back.
     assert [text(t) for t in ("￦10000)", "￦94.849에", "W2000,.000", "1,000.000원")] == ["￦10,000)", "￦94,849에", "￦2,000,000", "1,000,000원"]
     assert [text(t) for t in ("1.5000원", "￦2.5", "12038", "¥1,000")] == ["1.5000원", "￦2.5", "12038", "¥1,000"]
+    # Counts of thousands before their counter, a lost first separator, a rule's remains in a table cell.
+    assert [text(t) for t in ("5.000주를", "3.000단위", "7000.000원", "_350.000.000원", "1.500만원")] == [
+        "5,000주를", "3,000단위", "7,000,000원", "350,000,000원", "1,500만원",
+    ]
+    assert [text(t) for t in ("OPS1.521의", "1.521의", "0.125배", "3.14", "_그")] == ["OPS1.521의", "1.521의", "0.125배", "3.14", "_그"]
 
 
 def test_lost_opening_parentheses_and_straight_quotes():
