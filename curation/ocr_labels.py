@@ -9,7 +9,8 @@ a lone consonant as the syllable it resembles (ㄹ as 르, ㄴ as 느), or as a 
 - a statement label opens its line (or follows a statement on it) with a full stop, and labels run in
   order: a misread label is the one after the label before it, if it is one of that label's misreads;
 - an option is a list of labels only when every token between its separators is a consonant or a
-  misread of one, and the region prints consonant labels at all;
+  misread of one, and the region prints consonant labels at all (statements or a clean list); a list
+  whose comma was read into its label ("vd ’ 드 , 르") is read back only where its labels rise in order;
 - in blanks and keys only Hangul misreads count ("(1)" and "2:" are numbers);
 - a circled digit among circled labels takes the place the labels round it leave.
 """
@@ -211,12 +212,13 @@ def _as_ordered_labels(words: list[OcrWord], beside_a_list: bool) -> list[OcrWor
         for label in _list_token(token):
             if label is None or not labels or label != labels[-1]:
                 labels.append(label)
-    if None in labels:
+    found = [label for label in labels if label is not None]
+    if len(found) < len(labels):
         return words
-    order = [LABELS.index(label) for label in labels if label is not None]
+    order = [LABELS.index(label) for label in found]
     if any(b <= a for a, b in zip(order, order[1:])):
         return words
-    listed = ", ".join(label for label in labels if label is not None)
+    listed = ", ".join(found)
     if listed == ", ".join(tokens):
         return words
     return [replace(words[0], text=listed, x1=words[-1].x1, y0=min(w.y0 for w in words), y1=max(w.y1 for w in words), conf=min(w.conf for w in words))]
