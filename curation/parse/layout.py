@@ -170,13 +170,13 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
     for index, (words, width, height) in enumerate(pages):
         lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
         ordered.append((index, width, height, lines, columns))
+    margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
+    margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)
     in_margin: Counter[str] = Counter()
-    margin_lines: list[list[tuple[str, float]]] = []  # (key, height) of each page's margin lines
-    for index, width, height, lines, _ in ordered:
-        margin_lines.append([(furniture_key(l.text), l.yc) for l in lines if _is_margin(l, height)])
-        in_margin.update({key for key, _ in margin_lines[-1]})
+    for keyed in margin_lines:
+        in_margin.update({key for key, _ in keyed})
     repeat = max(2, int(0.3 * len(pages)))
-    page_counts = _page_counts([[l.text for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered], repeat)
+    page_counts = _page_counts([[l.text for l in page] for page in margins], repeat)
     result = []
     for index, width, height, lines, columns in ordered:
 
@@ -184,11 +184,12 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if not _is_margin(line, height):
                 return False
             key = furniture_key(line.text)
-            if in_margin[key] >= repeat or is_page_number(line.text) or _counts_pages(line.text, page_counts):
+            if in_margin[key] >= repeat or is_page_number(line.text):
                 return True
             return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
-        # Furniture sits at the page's edge: nothing but other furniture between it and the edge.
+        # Furniture sits at the page's edge: nothing but other furniture between it and the edge. A head
+        # with the page count takes what lies above it along.
         marked = [candidate(line) for line in lines]
         heads = _beside_page_counts(lines, height, page_counts)
         for i, line in enumerate(lines):
