@@ -27,10 +27,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
+from curation.dedup.minhash.minhash import exact_key  # noqa: E402
+from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard  # noqa: E402
+
 from curation.decontam import DecontamParams, ItemIndex, scan_shard  # noqa: E402
 from curation.decontam.scan import scan_texts  # noqa: E402
-from curation.dedup import exact_key  # noqa: E402
-from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata"
 SHINGLE, PERMS = 5, 128
@@ -40,7 +41,7 @@ _RSS_CHILD = """
 import re, sys
 sys.path.insert(0, {repo!r})
 from curation.decontam import DecontamParams, ItemIndex, scan_shard
-from curation.io import read_items
+from curation.core.io import read_items
 def hwm():
     return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 params = DecontamParams()
@@ -211,7 +212,7 @@ def main() -> None:
         by_rate = recall_by_edit_rate([text for _, text in web_documents(REALDATA / "web")], items, index, params)
 
         items_path = root / "items.jsonl"
-        from curation.io import write_items
+        from curation.core.io import write_items
         write_items(items_path, items)
         rss = {}
         small = shards[0][0]

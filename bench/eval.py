@@ -22,11 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from curation.core.item import Item  # noqa: E402
 from curation.evaluate.backends import GenerationSettings, Request  # noqa: E402
 from curation.evaluate.backends.hf import HFBackend  # noqa: E402
 from curation.evaluate.prompts import PromptSpec  # noqa: E402
 from curation.evaluate.random_model import SHAPES, build_random_lm  # noqa: E402
-from curation.item import Item  # noqa: E402
+
 
 def synthetic_items(n: int) -> list[Item]:
     stem = (

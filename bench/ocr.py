@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from curation.ocr import OcrConfig, char_accuracy, ocr_page, page_regions, text_layer_status  # noqa: E402
-from curation.parse_routes import rasterise  # noqa: E402
+from curation.parse.routes import rasterise  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata" / "pdf"
 
@@ -114,9 +114,9 @@ def whole_paper(paper: Path, skip: int, config: OcrConfig, scan_dpi: int) -> dic
     """One OCR pass over the whole paper rendered to images, through the parser: item structure and
     character accuracy of stems and options against the text-layer parse, and page character accuracy
     (cover pages skipped) from the same OCR words. None when the parser refuses the paper (essays)."""
-    from curation.errors import InputError
+    from curation.core.errors import InputError
     from curation.parse.paper import parse_paper
-    from curation.parse_routes import OcrWordSource
+    from curation.parse.routes import OcrWordSource
 
     try:
         text = parse_paper(paper)

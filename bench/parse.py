@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from curation.catalog import load_catalog
-from curation.errors import InputError
-from curation.parse import parse_paper
+from curation.core.errors import InputError
+from curation.parse.paper import parse_paper
 
 REALDATA = Path(__file__).resolve().parents[1].parent / "shared" / "realdata" / "pdf"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from curation.item import Item
+from curation.core.item import Item
 from curation.review.client import ReviewClient
 from curation.review.config import ReviewResult, result_regions, task_data
 from curation.review.plan import Annotator, plan_review

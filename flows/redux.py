@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from curation.dedup import DedupParams
+from curation.dedup.minhash import DedupParams
 from curation.redux.easy import EasySettings
 from curation.redux.run import ReduxResult, ReduxSettings, run_redux
 from flows.release import release_flow

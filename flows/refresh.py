@@ -15,26 +15,26 @@ from zoneinfo import ZoneInfo
 from prefect import flow, task, unmapped
 
 from curation.catalog import load_catalog
-from curation.dedup import DedupParams, entries_from, find_duplicates
+from curation.core.errors import CurationError
+from curation.core.io import read_items, write_items, write_jsonl
+from curation.core.item import Item
+from curation.core.rejects import Reject
+from curation.core.versions import PARSER_VERSION
 from curation.decontam import DecontamParams
 from curation.decontam.index import ItemIndex
 from curation.decontam.report import merge, summarize, write_report
 from curation.decontam.scan import scan_shard, scan_shards
 from curation.decontam.shards import list_shards, shard_rows
-from curation.discover import Discoverer, Found, pair_keys
-from curation.errors import CurationError
-from curation.fetch import Fetcher, FetchPolicy, FetchResult, ManifestEntry, RawStore
-from curation.io import read_items, write_items, write_jsonl
-from curation.item import Item
-from curation.parse.meta import PaperMeta
-from curation.parse.paper import PARSER_VERSION
-from curation.parse_routes import parse_any
+from curation.dedup.minhash import DedupParams, entries_from, find_duplicates
 from curation.keys import read_key
-from curation.rejects import Reject
+from curation.parse import parse
+from curation.parse.meta import PaperMeta
 from curation.review.client import ReviewClient
 from curation.review.plan import Annotator
 from curation.review.push import push
 from curation.review.server import load_credentials, server_url
+from curation.sources.discover import Discoverer, Found, pair_keys
+from curation.sources.fetch import Fetcher, FetchPolicy, FetchResult, ManifestEntry, RawStore
 from flows import progress
 from flows.caching import CACHED, CACHED_WITH_OUTPUTS
 from flows.summary import StageSummary, publish
@@ -60,7 +60,7 @@ def parse_task(paper: str, paper_sha256: str, key: str | None, key_sha256: str |
     out = Path(out_dir)
     try:
         answer_key = read_key(key) if key else None
-        results = parse_any(paper, meta=PaperMeta(license=license, year=year, source_url=source_url),
+        results = parse(paper, meta=PaperMeta(license=license, year=year, source_url=source_url),
                             key=answer_key, crops_dir=out / "crops")
     except CurationError as exc:
         reject = Reject(stage="parse", reason="paper refused", source=paper, detail=str(exc))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.release.cut import CutResult, cut_release
 from curation.release.verify import verify_release
 from flows.summary import StageSummary, publish

@@ -16,7 +16,7 @@ from typing import Iterator, Literal
 
 import httpx
 
-from curation.errors import ConfigError
+from curation.core.errors import ConfigError
 
 Runner = Literal["local", "dask", "ray"]
 

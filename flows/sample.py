@@ -17,12 +17,12 @@ from prefect import flow, task
 from curation.evaluate.random_model import build_random_lm
 from curation.review.plan import Annotator
 from curation.review.server import ENV_URL, LabelStudioServer, load_credentials, secrets_path
-from curation.sample import build_sample
-from curation.sample.site import SampleServer, write_sample_catalog
 from flows.evaluate import evaluate_flow
 from flows.refresh import refresh_flow
 from flows.release import release_flow
 from flows.summary import StageSummary
+from kmmlu_sample import build_sample
+from kmmlu_sample.site import SampleServer, write_sample_catalog
 
 SAMPLE_LICENSES = ["cpa", "physician"]
 # A fixed port keeps the sample's URLs the same from run to run, so a re-run finds them in raw/manifest.jsonl.

@@ -49,8 +49,8 @@ def scored(release: Path, tmp_path: Path, model: str, predictions: dict[str, int
     """A result folder made by `kmmlu eval score`: every item not in ``predictions`` answered right."""
     from typer.testing import CliRunner
 
-    from curation.cli import app
     from curation.evaluate.dataset import load_release
+    from kmmlu_cli import app
 
     items = load_release(release).items
     lines = [{"id": item.id, "prediction": predictions.get(item.id, item.answer[0])} for item in items]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pymupdf
 
-from curation.filetype import OLE_MAGIC
-from curation.sample import render_paper
+from curation.sources.filetype import OLE_MAGIC
+from kmmlu_sample import render_paper
 
 QUESTION = "다음 중 옳은 설명으로 가장 적절한 것은?"
 

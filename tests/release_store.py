@@ -6,8 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from curation.io import write_items, write_jsonl
-from curation.item import Item, make_item_id
+from curation.core.io import write_items, write_jsonl
+from curation.core.item import Item, make_item_id
 
 # license code, license_ko, subject, stem template, option templates (5 options each)
 SUBJECTS = [

@@ -11,10 +11,11 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-
-from curation.bundle import BundleLimits, member_name, unpack
-from curation.errors import InputError
 from conftest import realdata_path
+
+from curation.core.errors import InputError
+from curation.parse import parse
+from curation.readers.bundle import BundleLimits, member_name, unpack
 
 CP949_NAMES = ["제19회 사회복지사 1급_1교시_B형.pdf", "2025년 정답/최종정답.pdf"]
 
@@ -126,14 +127,13 @@ def server(tmp_path):
 
 
 def test_bundle_from_a_server_unpacked_and_parsed(tmp_path, server):
-    parse_routes = pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
     paper = realdata_path("pdf", "swc1_2021_r19_s1_B_q.pdf").read_bytes()
     hwp = realdata_path("pdf", "cpa_2025_r60_1st_s3_acct_form1_q.hwp").read_bytes()
     _cp949_zip(tmp_path / "served.zip", {CP949_NAMES[0]: paper, "회계학(1형).hwp": hwp, "안내.txt": b"x"})
     fetched = tmp_path / "fetched.zip"
     with urllib.request.urlopen(f"{server}/served.zip") as response:
         fetched.write_bytes(response.read())
-    results = parse_routes.parse_any(fetched)
+    results = parse(fetched)
     assert [r.source.split("!")[1] for r in results] == [CP949_NAMES[0], "회계학(1형).hwp"]
     assert [r.route for r in results] == ["pdf-text", "hwp5"]
     assert [len(r.items) for r in results] == [50, 50]

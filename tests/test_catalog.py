@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from curation.catalog import DEFAULT_CATALOG, KMMLU_PRO_CODES, load_catalog
-from curation.errors import ConfigError
+from curation.core.errors import ConfigError
 
 
 def test_fourteen_licenses_with_pass_rules():
@@ -56,7 +56,7 @@ def test_invalid_catalog_names_the_entry(tmp_path, mutate, message):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from curation.cli import main; main()", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", "from kmmlu_cli import main; main()", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cli_catalog_json_lists_codes_and_rules():

@@ -19,17 +19,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import realdata_path
+from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
+
+from curation.core.errors import InputError
+from curation.core.io import write_items
+from curation.core.textnorm import codes_of, key, key_with_offsets, option_key, strip_option_marker
 from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramHasher, gram_hashes
 from curation.decontam.scan import batch_text
-from curation.dedup import exact_key
-from curation.errors import InputError
-from curation.io import write_items
-from curation.textnorm import codes_of, key, key_with_offsets, option_key, strip_option_marker
-from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
+from curation.dedup.minhash import exact_key
 
 pytestmark = pytest.mark.realdata
 
@@ -163,8 +163,9 @@ PAPERS = ["swc1_2021_r19_s1_B_q.pdf", "damageadj_2022_r8_1st_A_q.pdf", "cpa_2025
 
 def test_items_parsed_from_real_papers(tmp_path):
     """The same checks with items that the paper parser reads from real question papers."""
-    parse = pytest.importorskip("curation.parse", reason="needs the paper parser (branch parse)")
-    items = [i for name in PAPERS for i in parse.parse_paper(realdata_path("pdf", name), parse.PaperMeta()).items]
+    from curation.parse.meta import PaperMeta
+    from curation.parse.paper import parse_paper
+    items = [i for name in PAPERS for i in parse_paper(realdata_path("pdf", name), PaperMeta()).items]
     docs = [text for _, text in web_documents(realdata_path("web"))]
     planted_docs, kinds = plant_items(items, docs, random.Random(11), 150, 15)
     write_shard(tmp_path / "clean" / "000_00000.parquet", docs)
@@ -265,7 +266,7 @@ def test_list_shards_errors_name_the_path(tmp_path):
 
 def test_cli_decontam(corpus, tmp_path):
     root, _, kinds = corpus
-    cmd = [sys.executable, "-c", "from curation.cli import main; main()", "decontam", "--items",
+    cmd = [sys.executable, "-c", "from kmmlu_cli import main; main()", "decontam", "--items",
            str(root / "items.jsonl"), "--out", str(tmp_path / "out"), "--web"]
     clean = sorted(str(p) for p in (root / "clean").glob("*.parquet"))
     done = subprocess.run(cmd + [str(root / "planted"), *clean], capture_output=True, text=True, timeout=300)

@@ -9,12 +9,12 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import realdata_path
-from curation.dedup import DedupParams, Entry, entries_from, exact_key, find_duplicates, jaccard, shingles
-from curation.io import write_items, write_jsonl
-from curation.item import Item
 from webdocs import kmmlu_items
+
+from curation.core.io import write_items, write_jsonl
+from curation.core.item import Item
+from curation.dedup.minhash import DedupParams, Entry, entries_from, exact_key, find_duplicates, jaccard, shingles
 
 pytestmark = pytest.mark.realdata
 
@@ -110,7 +110,7 @@ def test_cli_against_earlier_release_and_kmmlu(kmmlu, tmp_path):
     new = tmp_path / "new.jsonl"
     write_items(new, fresh)
     out = tmp_path / "dedup"
-    cmd = [sys.executable, "-c", "from curation.cli import main; main()", "dedup", str(bench), str(release),
+    cmd = [sys.executable, "-c", "from kmmlu_cli import main; main()", "dedup", str(bench), str(release),
            str(new), "--out", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -141,8 +141,9 @@ PAPERS = ["swc1_2021_r19_s1_B_q.pdf", "swc1_2021_r19_s2_A_q.pdf", "damageadj_202
 def test_items_parsed_from_real_papers():
     """Items the paper parser reads from real papers: no false pairs among them, and a reordered second
     form of each paper pairs item by item."""
-    parse = pytest.importorskip("curation.parse", reason="needs the paper parser (branch parse)")
-    papers = [parse.parse_paper(realdata_path("pdf", name), parse.PaperMeta()).items for name in PAPERS]
+    from curation.parse.meta import PaperMeta
+    from curation.parse.paper import parse_paper
+    papers = [parse_paper(realdata_path("pdf", name), PaperMeta()).items for name in PAPERS]
     assert sum(map(len, papers)) > 250
     assert find_duplicates(entries_from((name, items) for name, items in zip(PAPERS, papers))) == []
     rng = random.Random(2)

@@ -10,10 +10,10 @@ from urllib.parse import quote
 
 import pytest
 import yaml
+from localserver import LocalServer, send
 
 from curation.catalog import DEFAULT_CATALOG, load_catalog
-from curation.discover import Discoverer, classify
-from localserver import LocalServer, send
+from curation.sources.discover import Discoverer, classify
 
 
 def html(body: str) -> bytes:
@@ -96,7 +96,7 @@ def test_known_urls_are_not_new_and_nothing_is_downloaded(board, tmp_path):
 
 def test_cli_discover_json(board, tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-c", "from curation.cli import main; main()", "discover", "--year", "2025",
+        [sys.executable, "-c", "from kmmlu_cli import main; main()", "discover", "--year", "2025",
          "--licenses", "physician", "--catalog", str(catalog_for(board, tmp_path)), "--raw", str(tmp_path / "raw"), "--json"],
         capture_output=True, text=True, timeout=120,
     )

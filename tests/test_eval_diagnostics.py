@@ -10,9 +10,9 @@ import pytest
 from evalsupport import sample_record, sample_release, scored, write_release
 from typer.testing import CliRunner
 
-from curation.cli import app
-from curation.errors import InputError
-from curation.io import read_items
+from curation.core.errors import InputError
+from curation.core.io import read_items
+from kmmlu_cli import app
 
 runner = CliRunner()
 

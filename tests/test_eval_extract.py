@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from curation.core.item import Item
 from curation.evaluate.extract import extract_choice, final_answer_text
 from curation.evaluate.prompts import PromptSpec
-from curation.item import Item
 
 CASES = [
     # Korean chain of thought ending as asked

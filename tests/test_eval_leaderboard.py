@@ -12,7 +12,7 @@ import pytest
 from evalsupport import sample_release, scored
 from typer.testing import CliRunner
 
-from curation.cli import app
+from kmmlu_cli import app
 
 runner = CliRunner()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -16,9 +16,9 @@ import pytest
 from evalsupport import sample_release, tiny_causal_lm
 from typer.testing import CliRunner
 
-from curation.cli import app
+from curation.core.io import sha256_file
 from curation.evaluate.dataset import load_release
-from curation.io import sha256_file
+from kmmlu_cli import app
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -217,7 +217,7 @@ def test_openai_backend_retries_caches_and_scores(release: Path, tmp_path: Path)
 
 
 def test_openai_backend_gives_up_after_retries_and_keeps_the_rest(release: Path, tmp_path: Path) -> None:
-    from curation.errors import FetchError
+    from curation.core.errors import FetchError
 
     out = tmp_path / "failing"
     with FakeOpenAI() as server:
@@ -293,7 +293,7 @@ def test_serve_vllm_starts_waits_and_stops(release: Path, tmp_path: Path, monkey
 
 
 def test_serve_vllm_reports_a_server_that_dies(release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from curation.errors import FetchError
+    from curation.core.errors import FetchError
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -324,7 +324,7 @@ def test_score_command_on_a_predictions_file(release: Path, tmp_path: Path) -> N
 
 
 def test_user_mistakes_are_one_line_errors(release: Path, tmp_path: Path) -> None:
-    from curation.errors import InputError
+    from curation.core.errors import InputError
 
     for args, message in [
         (["--backend", "tgi"], "use hf or openai"),

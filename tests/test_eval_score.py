@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
+from curation.core.item import Item
 from curation.evaluate.score import score
-from curation.item import Item
 
 _ids = itertools.count()
 

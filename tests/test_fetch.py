@@ -4,20 +4,19 @@ HTML posing as PDF and hostile file names. After every case nothing half-written
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import os
-
 import pymupdf as fitz
 import pytest
-
-from curation.errors import FetchError
-from curation.fetch import Fetcher, FetchPolicy, RawStore, sanitize_filename
 from conftest import realdata_path
 from localserver import LocalServer, send, serve_bytes
+
+from curation.core.errors import FetchError
+from curation.sources.fetch import Fetcher, FetchPolicy, RawStore, sanitize_filename
 
 FAST = FetchPolicy(timeout_s=2.0, retries=3, backoff_s=0.05, per_host_interval_s=0.0)
 
@@ -246,7 +245,7 @@ def test_cli_fetch_refuses_html_with_exit_code(server, tmp_path):
     server.routes["/key.pdf"] = serve_bytes(page, "application/pdf")
     server.routes["/ok.pdf"] = serve_bytes(PDF)
     proc = subprocess.run(
-        [sys.executable, "-c", "from curation.cli import main; main()", "fetch", server.url("/key.pdf"), server.url("/ok.pdf"),
+        [sys.executable, "-c", "from kmmlu_cli import main; main()", "fetch", server.url("/key.pdf"), server.url("/ok.pdf"),
          "--license", "nurse_aide", "--year", "2021", "--dest", str(tmp_path / "raw")],
         capture_output=True, text=True, timeout=120,
     )

@@ -16,10 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from curation.sample import build_sample
-from curation.sample.site import SampleServer, write_sample_catalog
+from kmmlu_sample import build_sample
+from kmmlu_sample.site import SampleServer, write_sample_catalog
 
-KMMLU = [sys.executable, "-c", "from curation.cli import main; main()"]
+KMMLU = [sys.executable, "-c", "from kmmlu_cli import main; main()"]
 
 
 def free_port() -> int:

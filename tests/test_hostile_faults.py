@@ -17,29 +17,29 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import hostile_corpus as corpus
 import pytest
+from localserver import LocalServer, serve_bytes
+from release_store import build_store, make_items
+from test_fetch import make_pdf, stored_files
+from test_release_hub import FakeHub
 
-from curation.errors import FetchError, InputError
-from curation.fetch import Fetcher, FetchPolicy, RawStore
-from curation.item import Item, make_item_id
-from curation.lock import FolderLock
+from curation.core.errors import FetchError, InputError
+from curation.core.item import Item, make_item_id
+from curation.core.lock import FolderLock
 from curation.release.cut import cut_release
 from curation.release.verify import verify_release
 from curation.review.client import ReviewClient, ServerError
 from curation.review.plan import Annotator
 from curation.review.pull import annotations_path, pull
 from curation.review.push import plan_path, push
-import hostile_corpus as corpus
-from localserver import LocalServer, serve_bytes
-from release_store import build_store, make_items
-from test_fetch import make_pdf, stored_files
-from test_release_hub import FakeHub
+from curation.sources.fetch import Fetcher, FetchPolicy, RawStore
 
-CLI = [sys.executable, "-c", "from curation.cli import main; main()"]
+CLI = [sys.executable, "-c", "from kmmlu_cli import main; main()"]
 FAST = FetchPolicy(timeout_s=2.0, retries=2, backoff_s=0.05, per_host_interval_s=0.0)
 CLOCK = lambda: datetime(2026, 3, 1, tzinfo=timezone.utc)  # noqa: E731
 
@@ -351,7 +351,7 @@ def drill_item(number: int) -> Item:
 def test_folder_lock_refuses_a_second_process_and_frees_on_exit(tmp_path):
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import time; from curation.lock import FolderLock\n"
+         "import time; from curation.core.lock import FolderLock\n"
          f"with FolderLock({str(tmp_path)!r}, 'refresh'):\n    print('locked', flush=True); time.sleep(120)"],
         stdout=subprocess.PIPE, text=True,
     )

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
 import json
 import re
 import tempfile
+from collections import Counter
 from pathlib import Path
 
+import hostile_corpus as corpus
 import pymupdf
 import pytest
+from conftest import realdata_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curation.errors import CurationError
-from curation.guard import Limits, check_pdf_limits
+from curation.core.errors import CurationError
 from curation.keys import read_key
 from curation.parse.paper import parse_paper
-import hostile_corpus as corpus
-from conftest import realdata_path
+from curation.readers.guard import Limits, check_pdf_limits
 
 PAPER_CASES = 600
 PDF_KEY_CASES = 300

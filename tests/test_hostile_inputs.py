@@ -11,25 +11,17 @@ import sys
 import time
 from pathlib import Path
 
+import hostile_corpus as corpus
 import pymupdf
 import pytest
-
-from curation.errors import InputError
-from curation.guard import (
-    BatchJob,
-    ChildCrashed,
-    LimitExceeded,
-    Limits,
-    check_pdf_limits,
-    parse_batch,
-    run_guarded,
-    screen_item,
-)
-from curation.io import read_items, read_jsonl
-from curation.item import Item
-from curation.parse.paper import parse_paper
-import hostile_corpus as corpus
 from conftest import realdata_path
+
+from curation.core.errors import InputError
+from curation.core.io import read_items, read_jsonl
+from curation.core.item import Item
+from curation.parse.batch import BatchJob, parse_batch
+from curation.parse.paper import parse_paper
+from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
 
 FAST = Limits(timeout_s=60, max_memory_mb=2048)
 SCRIPT = "다음 코드 <script>alert(1)</script> 와 <img src=x onerror=alert(1)> 의 실행 결과로 옳은 것은?"
@@ -266,7 +258,7 @@ def test_cli_parse_batch_quarantines_and_goes_on(tmp_path):
     bad = corpus.random_bytes(tmp_path)
     out = tmp_path / "out"
     proc = subprocess.run(
-        [sys.executable, "-c", "from curation.cli import main; main()", "parse-batch", str(bad), str(good),
+        [sys.executable, "-c", "from kmmlu_cli import main; main()", "parse-batch", str(bad), str(good),
          "--out", str(out), "--no-crops", "--max-pages", "5", "--timeout", "60"],
         capture_output=True, text=True, timeout=300,
     )
@@ -282,14 +274,14 @@ def test_cli_parse_batch_refuses_a_second_run_on_the_same_folder(tmp_path):
     out = tmp_path / "out"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time; from curation.lock import FolderLock\n"
+         "import sys, time; from curation.core.lock import FolderLock\n"
          f"with FolderLock({str(out)!r}, 'parse-batch'):\n    print('locked', flush=True); time.sleep(120)"],
         stdout=subprocess.PIPE, text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "locked"
         proc = subprocess.run(
-            [sys.executable, "-c", "from curation.cli import main; main()", "parse-batch",
+            [sys.executable, "-c", "from kmmlu_cli import main; main()", "parse-batch",
              str(corpus.paper(tmp_path)), "--out", str(out), "--no-crops"],
             capture_output=True, text=True, timeout=300,
         )

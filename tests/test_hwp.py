@@ -13,13 +13,14 @@ from pathlib import Path
 
 import olefile
 import pytest
-
-from curation.errors import InputError
-from curation.ocr import char_accuracy
-from curation.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines
-from curation.keys import read_key
-from curation.parse.meta import PaperMeta
 from conftest import realdata_path
+
+from curation.core.errors import InputError
+from curation.keys import read_key
+from curation.ocr import char_accuracy
+from curation.parse import parse
+from curation.parse.meta import PaperMeta
+from curation.readers.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines
 
 
 def _norm(text: str) -> str:
@@ -123,22 +124,17 @@ def _write_ole(path: Path, streams: dict[str, bytes]) -> None:
             ole.write_stream(name, data.ljust(size, b"\0")[:size])
 
 
-@pytest.fixture
-def parse_routes():
-    return pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
-
-
-def test_hwp_2025_gives_its_50_items(parse_routes):
-    result = parse_routes.parse_any(realdata_path("pdf", "cpa_2025_r60_1st_s3_acct_form1_q.hwp"))[0]
+def test_hwp_2025_gives_its_50_items():
+    result = parse(realdata_path("pdf", "cpa_2025_r60_1st_s3_acct_form1_q.hwp"))[0]
     assert result.route == "hwp5"
     assert [i.number for i in result.items] == list(range(1, 51))
     assert all(len(i.options) == 5 for i in result.items)
     assert all(i.source_path.endswith(".hwp") for i in result.items)
 
 
-def test_hwp_2024_matches_its_pdf_twin(parse_routes):
-    hwp = parse_routes.parse_any(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))[0]
-    pdf = parse_routes.parse_any(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"))[0]
+def test_hwp_2024_matches_its_pdf_twin():
+    hwp = parse(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))[0]
+    pdf = parse(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"))[0]
     assert len(hwp.items) == len(pdf.items) == 50
     by_number = {i.number: i for i in hwp.items}
     same_options = sum(
@@ -177,9 +173,9 @@ def _key_csv(path: Path, subjects: dict[str, int]) -> Path:
     return path
 
 
-def test_hwp_against_subjects_numbered_alike_stays_unanswered_and_says_why(parse_routes, tmp_path):
+def test_hwp_against_subjects_numbered_alike_stays_unanswered_and_says_why(tmp_path):
     key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50, "재무관리": 50}))
-    result = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key)[0]
+    result = parse(realdata_path("pdf", HWP_2025), key=key)[0]
     assert [i.answer for i in result.items] == [None] * 50
     assert {i.subject for i in result.items} == {None}
     (warning,) = result.parse.summary.warnings
@@ -187,20 +183,20 @@ def test_hwp_against_subjects_numbered_alike_stays_unanswered_and_says_why(parse
     assert "회계학, 재무관리" in warning and "items 1-50 get no answer" in warning and "--subject" in warning
 
 
-def test_hwp_with_a_given_subject_joins_its_table_and_keeps_its_ids(parse_routes, tmp_path):
+def test_hwp_with_a_given_subject_joins_its_table_and_keeps_its_ids(tmp_path):
     key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50, "재무관리": 50}))
-    plain = parse_routes.parse_any(realdata_path("pdf", HWP_2025))[0].items
-    given = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key, meta=PaperMeta(subject="재무관리"))[0]
+    plain = parse(realdata_path("pdf", HWP_2025))[0].items
+    given = parse(realdata_path("pdf", HWP_2025), key=key, meta=PaperMeta(subject="재무관리"))[0]
     assert [i.id for i in given.items] == [i.id for i in plain]  # the subject is not part of an item's id
     assert {i.subject for i in given.items} == {"재무관리"}
     assert [i.answer for i in given.items] == [((n + 2) % 5 + 1,) for n in range(1, 51)]
     assert given.parse.summary.warnings == [] and given.parse.summary.subjects == {"재무관리": 50}
 
 
-def test_hwp_subject_found_by_numbers_is_carried_by_the_items(parse_routes, tmp_path):
+def test_hwp_subject_found_by_numbers_is_carried_by_the_items(tmp_path):
     # 경영학 1-40 and 회계학 1-50: only 회계학 numbers exactly the paper's 1-50
     key = read_key(_key_csv(tmp_path / "key.csv", {"경영학": 40, "회계학": 50}))
-    result = parse_routes.parse_any(realdata_path("pdf", HWP_2025), key=key)[0]
+    result = parse(realdata_path("pdf", HWP_2025), key=key)[0]
     assert {i.subject for i in result.items} == {"회계학"}
     assert [i.answer for i in result.items] == [((n + 1) % 5 + 1,) for n in range(1, 51)]
     assert result.parse.summary.warnings == []

@@ -8,9 +8,9 @@ import unicodedata
 import pytest
 from pydantic import ValidationError
 
-from curation.errors import InputError
-from curation.io import read_items, write_items
-from curation.item import Item, make_item_id
+from curation.core.errors import InputError
+from curation.core.io import read_items, write_items
+from curation.core.item import Item, make_item_id
 
 
 def sample_items() -> list[Item]:

@@ -16,12 +16,12 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import pytest
-
 from conftest import realdata_path
-from curation.item import Item
+
+from curation.core.item import Item
 from curation.keys import AnswerKey, read_key
 from curation.keys.model import subject_key
-from curation.parse_routes import parse_any
+from curation.parse import parse
 
 pytestmark = pytest.mark.realdata
 
@@ -151,7 +151,7 @@ def _key(name: str, only_subject: str | None) -> AnswerKey:
 @lru_cache(maxsize=None)
 def _joined(case: str) -> list[Item]:
     spec = CASES[case]
-    return parse_any(realdata_path("pdf", spec.paper), key=_key(spec.key, spec.only_subject))[0].items
+    return parse(realdata_path("pdf", spec.paper), key=_key(spec.key, spec.only_subject))[0].items
 
 
 def _items(case: str) -> list[Item]:

@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import realdata_path
-from curation.errors import InputError
+
+from curation.core.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
 from curation.keys.model import (
     SubjectMatch,
@@ -429,7 +429,7 @@ def test_ocr_never_refuses_image_keys():
 def _kmmlu(*args: str) -> subprocess.CompletedProcess:
     repo = Path(__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=str(repo))
-    command = [sys.executable, "-c", "from curation.cli import main; main()", *args]
+    command = [sys.executable, "-c", "from kmmlu_cli import main; main()", *args]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 

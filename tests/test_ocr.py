@@ -7,39 +7,39 @@ import csv
 import numpy as np
 import pymupdf
 import pytest
+from conftest import realdata_path
 from typer.testing import CliRunner
 
-from curation.cli import app
-from curation.io import read_items, read_jsonl
+from curation.core.io import read_items, read_jsonl
+from curation.core.rejects import WITHHELD_REASON
 from curation.ocr import (
     OcrConfig,
     OcrWord,
     QuestionNumbers,
+    Region,
     TsvWord,
     _boxes_within_lines,
     _correct_missed_markers,
-    _resequence_markers,
     _fix_bullets,
+    _gray,
     _join_syllables,
     _merge_latin,
+    _render_region,
+    _resequence_markers,
     char_accuracy,
     find_rings,
+    flatten_background,
     is_low_confidence,
     ocr_page,
     page_regions,
     pages_to_ocr,
     parse_tsv,
     read_rings,
+    skew_angle,
     tesseract_available,
     text_layer_status,
-    _render_region,
-    Region,
-    _gray,
-    flatten_background,
-    skew_angle,
 )
-from curation.rejects import WITHHELD_REASON
-from conftest import realdata_path
+from kmmlu_cli import app
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with its kor and Hangul models is not installed")
 PHYSICIAN = ("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")
@@ -253,7 +253,7 @@ def _crooked_scan(source, pages: list[int], angle: float, dest) -> None:
 @needs_tesseract
 @pytest.mark.parametrize("angle", [1.5, -1.0])
 def test_a_crooked_scan_is_straightened_and_gives_the_same_items(tmp_path, angle):
-    from curation.parse_routes import parse_any
+    from curation.parse import parse
 
     source = realdata_path("pdf", "nurseaide_2022H1_even_q.pdf")
     text_part = tmp_path / "text.pdf"
@@ -264,8 +264,8 @@ def test_a_crooked_scan_is_straightened_and_gives_the_same_items(tmp_path, angle
     _crooked_scan(source, [0, 1, 2], angle, scan)
     with pymupdf.open(scan) as doc:
         assert abs(skew_angle(_gray(doc[1].get_pixmap(dpi=100, colorspace=pymupdf.csGRAY)))) >= 0.9
-    text = parse_any(text_part)[0].items
-    read = parse_any(scan)[0]
+    text = parse(text_part)[0].items
+    read = parse(scan)[0]
     assert read.route == "pdf-ocr"
     # The bench's bar: the same structure (number and option count) on at least 95% of the items.
     shapes = {(i.number, len(i.options)) for i in read.items}
@@ -426,7 +426,7 @@ def test_a_ring_read_as_the_wrong_digit_takes_its_place_in_the_sequence():
 def test_consonant_labels_and_the_options_listing_them():
     """<보기> statements labelled ㄱ. ㄴ. ㄷ. ㄹ. (two to a line at the end) and options listing them, as
     Tesseract's Korean model reads them: ㄹ as 르, ㄴ as 느, ㄱ as 7. A question number "2." is no label."""
-    from curation.ocr_labels import fix_labels
+    from curation.ocr.repair.labels import fix_labels
 
     def line(y: float, *texts: str) -> list[OcrWord]:
         return [OcrWord(50 + 40 * i, y, 80 + 40 * i, y + 10, t, 90.0, 0) for i, t in enumerate(texts)]
@@ -477,7 +477,7 @@ def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
 def test_company_marks_told_from_syllables_by_their_parentheses():
     """㈜ (read by the Korean model as 주, 쥐 or 뚜) is found by its two parentheses; words opening with
     those syllables on a page without ㈜ are left as read."""
-    from curation.ocr import _company_marks, _erase_rules, run_tesseract, _png
+    from curation.ocr import _company_marks, _erase_rules, _png, run_tesseract
 
     def lines_read(stem: str, page_index: int, needle: str, limit: int) -> list[str]:
         with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:
@@ -547,7 +547,7 @@ def _spaced(y: float, *texts: str, gap: float = 10.0) -> list[OcrWord]:
 def test_korean_words_misread_as_look_alikes_that_are_no_words():
     """옳 read as 올/옮/을 in the stems, 험 as 혐 after 보/경/위, 납 as 남 in tax words: each only where
     the reading is no word, so 강남세무서, 남부지방, 비가 올지, 혐의 and 있을지 stay."""
-    from curation.ocr_words import fix_split_stems, fix_word
+    from curation.ocr.repair.words import fix_split_stems, fix_word
 
     assert [fix_word(t) for t in ("보혐계약자는", "경혐을", "위혐", "남세의무를", "남입한", "체남된", "남부하여야", "남부기한")] == [
         "보험계약자는", "경험을", "위험", "납세의무를", "납입한", "체납된", "납부하여야", "납부기한",
@@ -567,7 +567,7 @@ def test_latin_capitals_naming_parties_read_as_korean_or_digits():
     """A read as ^, ㅅ, 스, 쇼 or 4 and B as 8, glued to the words they name ("A사채", "㈜A는"), put right
     where the page shows they are letters; digits with counters (8개, 8가지), a shape (ㅅ자형) and lone
     numbers stay."""
-    from curation.ocr_letters import fix_letters
+    from curation.ocr.repair.letters import fix_letters
 
     def fixed(*lines: list[OcrWord]) -> list[str]:
         lines = [list(ws) for ws in lines]
@@ -594,7 +594,7 @@ def test_label_lists_in_options_read_back_in_order():
     """Options listing statement labels ("① ㄱ, ㄴ ② ㄱ, ㄷ, ㄹ") read as "vd ’ 드 , 르", "ul, Cc" or "ㄱ ㄱ, ㄹ"
     by the Korean model: labels always rise, so each token reads as its label where every one does and
     the region lists labels cleanly elsewhere. Letters and numbers as answers stay."""
-    from curation.ocr_labels import fix_labels
+    from curation.ocr.repair.labels import fix_labels
 
     lines = [_spaced(0, "①", "ㄱ,", "ㄴ", "②", "vd", "’", "드", ",", "르", "③", "ul,", "Cc"),
              _spaced(20, "④", "ㄱ", "ㄱ,", "ㄹ", "⑤", "1,", "니", ",", "드", ",", "르"), _spaced(40, "①", "C", "②", "L", "③", "1,", "2")]

@@ -10,10 +10,12 @@ import threading
 
 import pymupdf
 import pytest
+from conftest import realdata_path
 
 from curation.ocr import OcrError, page_regions
-from curation.ocr_vlm import VlmConfig, lines_to_words, transcribe
-from conftest import realdata_path
+from curation.ocr.vlm import VlmConfig, lines_to_words, transcribe
+from curation.parse import parse
+from curation.parse.routes import rasterise
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -82,10 +84,9 @@ def test_lines_get_boxes_in_order_with_markers_split():
 
 
 def test_image_only_paper_through_the_parser(server, tmp_path):
-    parse_routes = pytest.importorskip("curation.parse_routes", reason="needs the parser (curation.parse) merged")
     source = realdata_path("pdf", "swc1_2021_r19_s1_B_q.pdf")
     image_only = tmp_path / "scan.pdf"
-    parse_routes.rasterise(source, image_only)
+    rasterise(source, image_only)
     config = VlmConfig(url=server, model="m", dpi=60)
     # The "model" answers each page with that page's own text, column by column: a perfect transcriber.
     with pymupdf.open(image_only) as scan, pymupdf.open(source) as doc:
@@ -93,6 +94,6 @@ def test_image_only_paper_through_the_parser(server, tmp_path):
             png = scanned.get_pixmap(dpi=config.dpi, colorspace=pymupdf.csRGB, alpha=False).tobytes("png")
             text = "\n".join(page.get_text("text", clip=r.rect, sort=True) for r in page_regions(page))
             _Handler.answers[hashlib.sha256(png).hexdigest()] = text
-    result = parse_routes.parse_any(image_only, vlm=config)[0]
+    result = parse(image_only, vlm=config)[0]
     assert result.route == "pdf-ocr" and result.ocr_pages == 11
     assert len(result.items) == 50 and all(len(i.options) == 5 for i in result.items)

@@ -10,14 +10,16 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import realdata_path
 
-from curation.errors import InputError
-from curation.parse import PARSER_VERSION, PaperMeta, parse_paper
+from curation.core.errors import InputError
+from curation.core.versions import PARSER_VERSION
 from curation.keys import read_key
+from curation.parse import PaperMeta
+from curation.parse.paper import parse_paper
 from curation.parse.segment import compose, segment
 from curation.parse.validate import Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word
-from conftest import realdata_path
 
 KMMLU = Path(sys.executable).with_name("kmmlu")
 

@@ -8,20 +8,20 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import realdata_path
 from typer.testing import CliRunner
 
-from curation.cli import app
-from curation.dedup import DedupParams, jaccard, shingles
-from curation.errors import InputError
-from curation.io import read_items, read_jsonl
-from curation.item import Item
+from curation.core.errors import InputError
+from curation.core.io import read_items, read_jsonl
+from curation.core.item import Item
+from curation.dedup.minhash import DedupParams, jaccard, shingles
 from curation.redux.easy import EasySettings
 from curation.redux.flags import LEAK_MIN_CHARS, flag_item
 from curation.redux.readers import read_source, split_of, subject_name
 from curation.redux.run import ReduxSettings, run_redux
 from curation.redux.subjects import select_subjects
 from curation.release.cut import cut_release
-from conftest import realdata_path
+from kmmlu_cli import app
 
 KMMLU = ("kmmlu",)
 HEADER = ["question", "answer", "A", "B", "C", "D", "Category", "Human Accuracy"]

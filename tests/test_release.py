@@ -17,15 +17,15 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from curation.cli import app
-from curation.errors import InputError
-from curation.io import read_jsonl, write_jsonl
-from curation.rejects import WITHHELD_REASON, Reject
+from curation.core.errors import InputError
+from curation.core.io import read_jsonl, write_jsonl
+from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.release.cut import cut_release
 from curation.release.diff import diff_releases
 from curation.release.manifest import read_manifest
 from curation.release.policy import REASONS, load_policy
 from curation.release.verify import verify_release
+from kmmlu_cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
 from release_store import PER_SUBJECT, PLANTED, SUBJECTS, build_store, make_items, plant  # noqa: E402
@@ -242,7 +242,7 @@ def test_the_answer_filter_reads_the_last_jeongdap():
 
 
 def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
-    from curation.io import write_items
+    from curation.core.io import write_items
 
     items = make_items()
     root = tmp_path / "store"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from curation.errors import FetchError, InputError
+from curation.core.errors import FetchError, InputError
 from curation.release.cut import cut_release
 from curation.release.hub import push_release, resolve_token
 

@@ -20,12 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import REPO, realdata_path
 from typer.testing import CliRunner
 
-from curation.cli import app
-from curation.errors import InputError
-from curation.io import read_jsonl, write_items
-from curation.item import Item
+from curation.core.errors import InputError
+from curation.core.io import read_jsonl, write_items
+from curation.core.item import Item
 from curation.review.adjudicate import adjudicate
 from curation.review.apply import apply_verdicts, read_verdicts
 from curation.review.client import ReviewClient, ServerError
@@ -34,7 +34,7 @@ from curation.review.plan import Annotator
 from curation.review.pull import annotations_path, pull, read_annotations
 from curation.review.push import plan_path, push
 from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
-from conftest import REPO, realdata_path
+from kmmlu_cli import app
 
 NAME = "형법 검토 2026"
 SCRIPT = "<script>alert(1)</script>"
@@ -408,7 +408,7 @@ def test_server_down_during_pull_is_a_clear_error(server, admin, first_round, tm
 
     env = {**os.environ, "KMMLU_LS_URL": dead.url, "KMMLU_LS_TOKEN": server.credentials.token,
            "KMMLU_LS_PASSWORD": server.credentials.password, "PYTHONPATH": str(REPO)}
-    result = subprocess.run([sys.executable, "-c", "from curation.cli import main; main()", "review", "pull",
+    result = subprocess.run([sys.executable, "-c", "from kmmlu_cli import main; main()", "review", "pull",
                              "--project", NAME, "--out", str(out)], env=env, capture_output=True, text=True)
     assert result.returncode == 2
     assert "not answering" in result.stderr and "Traceback" not in result.stderr

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime, timezone
 
-from curation.io import read_items, read_jsonl, write_items
-from curation.item import Item
+from curation.core.io import read_items, read_jsonl, write_items
+from curation.core.item import Item
 from curation.review.adjudicate import ItemVerdict
 from curation.review.apply import apply_verdicts
 

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from curation.item import Item
+from curation.core.item import Item
 from curation.review.config import ERROR_TYPES, ReviewResult, label_config, parse_result, result_regions, task_data
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.review.plan import loads, plan_review, read_annotators
 
 PEOPLE = [f"r{n:02d}@kmmlu.test" for n in range(1, 24)]

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from curation.errors import ConfigError
+from curation.core.errors import ConfigError
 from curation.review.server import Credentials, LabelStudioServer, load_credentials, port_in_use
 
 TOKEN = "ab" * 20

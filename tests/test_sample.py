@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 
-import pymupdf
 import pyarrow.parquet as pq
+import pymupdf
 
 from curation.catalog import load_catalog
-from curation.discover import Discoverer
-from curation.fetch import Fetcher, FetchPolicy
-from curation.sample import build_sample
-from curation.sample.site import SampleServer, write_sample_catalog
+from curation.sources.discover import Discoverer
+from curation.sources.fetch import Fetcher, FetchPolicy
+from kmmlu_sample import build_sample
+from kmmlu_sample.site import SampleServer, write_sample_catalog
 
 
 def digest(path) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from curation.textnorm import KEPT_SYMBOLS, key, key_with_offsets, option_key, strip_option_marker
+from curation.core.textnorm import KEPT_SYMBOLS, key, key_with_offsets, option_key, strip_option_marker
 
 
 def reference_key(text: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from curation.item import Item
+from curation.core.item import Item
 
 FINEWEB2_SCHEMA = pa.schema([
     ("text", pa.string()), ("id", pa.string()), ("dump", pa.string()), ("url", pa.string()),

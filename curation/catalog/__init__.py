@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from curation.errors import ConfigError
-from curation.io import read_yaml_mapping
+from curation.core.errors import ConfigError
+from curation.core.io import read_yaml_mapping
 
 DEFAULT_CATALOG = Path(__file__).with_name("licenses.yaml")
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from curation.core.errors import InputError
+from curation.core.item import Item
 from curation.decontam.clean import write_clean_shard
 from curation.decontam.index import ItemIndex
 from curation.decontam.params import DecontamParams
 from curation.decontam.report import ItemReport, Summary, merge, summarize, write_report
 from curation.decontam.scan import Hit, scan_shard, scan_shards
 from curation.decontam.shards import Shard, list_shards, shard_rows
-from curation.errors import InputError
-from curation.item import Item
 
 __all__ = [
     "DecontamParams", "Hit", "ItemIndex", "ItemReport", "Shard", "Summary", "Decontamination",

@@ -9,9 +9,9 @@ from typing import Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from curation.core.io import atomic_write
 from curation.decontam.scan import Hit
 from curation.decontam.shards import Shard, iter_batches
-from curation.io import atomic_write
 
 
 def cut_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:

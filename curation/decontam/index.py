@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from curation.core.item import Item
+from curation.core.textnorm import key, option_key
 from curation.decontam.params import DecontamParams
-from curation.item import Item
-from curation.textnorm import key, option_key
 
 _BASE = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from curation.textnorm import KEY_VERSION
-
-METHOD_VERSION = "decontam1"
+from curation.core.versions import DECONTAM_VERSION, MATCH_KEY_VERSION
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ class DecontamParams:
 
     def fingerprint(self) -> str:
         return (
-            f"{METHOD_VERSION}_{KEY_VERSION}_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}"
+            f"{DECONTAM_VERSION}_{MATCH_KEY_VERSION}_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}"
             f"_st{self.stride}_h{self.min_hits}"
             f"_df{self.max_item_df}_s{self.stem_threshold:g}_i{self.item_threshold:g}_o{self.option_threshold:g}"
             f"_f{self.option_fraction:g}_so{self.short_option}_m{self.min_match_chars}_ov{self.min_overlap_chars}"

@@ -8,9 +8,9 @@ from typing import Iterable, Sequence
 
 from pydantic import BaseModel
 
+from curation.core.io import atomic_write, write_jsonl
 from curation.decontam.params import DecontamParams
 from curation.decontam.scan import Hit
-from curation.io import atomic_write, write_jsonl
 
 
 class ItemReport(BaseModel):

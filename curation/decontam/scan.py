@@ -10,11 +10,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from curation.core.textnorm import key_codes
 from curation.decontam.index import GramHasher, ItemIndex
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
 from curation.decontam.verify import verify
-from curation.textnorm import key_codes
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 from fsspec.implementations.local import LocalFileSystem
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 
 SCAN_COLUMNS = ("text", "id", "url")
 

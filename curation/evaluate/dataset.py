@@ -12,9 +12,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
-from curation.errors import InputError
-from curation.item import Item
-from curation.io import sha256_file
+from curation.core.errors import InputError
+from curation.core.io import sha256_file
+from curation.core.item import Item
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from curation.errors import InputError
+from curation.core.errors import InputError
+from curation.core.io import write_jsonl
+from curation.core.item import Item
+from curation.core.versions import DIAGNOSTICS_VERSION
 from curation.evaluate.report import Result
 from curation.evaluate.score import is_correct
-from curation.io import write_jsonl
-from curation.item import Item
 
-DIAGNOSTICS_VERSION = "diagnostics-v1"
 SUSPECT_KEY = "eval_suspect_key"
 UNSOLVED = "eval_unsolved"
 OPTIONS_LEAK = "eval_options_leak"

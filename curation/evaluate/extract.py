@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-EXTRACT_VERSION = "cascade-v1"
-
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 # (name, pattern); group 1 is a letter A-E or a circled digit.

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from curation.catalog import load_catalog
-from curation.errors import InputError
+from curation.core.errors import InputError
+from curation.core.io import atomic_write
 from curation.evaluate.report import Result
-from curation.io import atomic_write
 
 
 def board_data(results: Sequence[Result]) -> dict[str, Any]:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from curation.item import Item
-
-PROMPT_VERSION = "zs-cot-v1"
+from curation.core.item import Item
+from curation.core.versions import PROMPT_VERSION
 
 Language = Literal["ko", "en"]
 LANGUAGES: tuple[str, ...] = ("ko", "en")

@@ -15,9 +15,9 @@ from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from curation.errors import InputError
+from curation.core.errors import InputError
+from curation.core.io import atomic_write, read_jsonl, write_jsonl
 from curation.evaluate.score import Scorecard
-from curation.io import atomic_write, read_jsonl, write_jsonl
 
 CHART_NAME = "accuracy.png"
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
+from curation.core.item import Item
 from curation.evaluate.backends import Backend, Request, Response
 from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.extract import extract_choice
 from curation.evaluate.prompts import PromptSpec
-from curation.item import Item
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,8 @@ from fractions import Fraction
 from typing import Iterable, Mapping
 
 from curation.catalog import Catalog, PassRule, load_catalog
-from curation.item import Item
-
-SCORING_VERSION = "pass-rules-v1"
+from curation.core.item import Item
+from curation.core.versions import SCORING_VERSION
 
 
 @dataclass(frozen=True)

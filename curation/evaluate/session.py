@@ -11,17 +11,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
-from curation.errors import InputError
+from curation.core.errors import InputError
+from curation.core.versions import EXTRACT_VERSION, PROMPT_VERSION, SCORING_VERSION
 from curation.evaluate.backends import Backend, GenerationSettings
 from curation.evaluate.backends.openai import OpenAIBackend
 from curation.evaluate.backends.serve import serve_vllm
 from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
-from curation.evaluate.extract import EXTRACT_VERSION
-from curation.evaluate.prompts import LANGUAGES, PROMPT_VERSION, PromptSpec
+from curation.evaluate.prompts import LANGUAGES, PromptSpec
 from curation.evaluate.report import ResultMeta, Summary, write_result
 from curation.evaluate.run import EvalOutcome, evaluate, select_items
-from curation.evaluate.score import SCORING_VERSION, score
+from curation.evaluate.score import score
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.keys.shapes import shape_vector
 
 SAME_SHAPE = 0.35  # squared distance between unit-norm 20x20 shape vectors: one digit drawn twice <= 0.25,

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import pymupdf
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
 from curation.keys.shapes import shape_vector

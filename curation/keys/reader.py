@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pymupdf
 
-from curation.errors import InputError
-from curation.filetype import describe, sniff_file
+from curation.core.errors import InputError
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.keys.words import Word, group_rows
+from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
 

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.keys.model import KeyEntry, Status, normalise_form, read_answer_cell, status_from_text
 
 _HEADS = {

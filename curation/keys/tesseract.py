@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 
 
 def require_tesseract(source: Path) -> None:

@@ -1,9 +1,12 @@
-"""Question papers into items: word stream -> layout -> segmentation -> validated items.
+"""Question papers into items, whatever the file: ``parse(path, ...)`` is the one entry.
 
-``parse_paper(path, meta)`` is the entry point; see ``curation.parse.paper``.
+It routes by magic bytes (``routes``): a PDF's text layer, OCR of pages without one (``curation.ocr``), HWP and
+HWPX papers and ZIP bundles (``curation.readers``); then layout, segmentation and validation into items
+(``paper``). ``batch`` runs many papers, each in a guarded child process.
 """
 
 from curation.parse.meta import PaperMeta
-from curation.parse.paper import PARSER_VERSION, ParseResult, ParseSummary, parse_paper
+from curation.parse.paper import ParseResult, ParseSummary
+from curation.parse.routes import RouteResult, parse
 
-__all__ = ["PARSER_VERSION", "PaperMeta", "ParseResult", "ParseSummary", "parse_paper"]
+__all__ = ["PaperMeta", "ParseResult", "ParseSummary", "RouteResult", "parse"]

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import pymupdf
 
-from curation.io import atomic_write
+from curation.core.io import atomic_write
 
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points

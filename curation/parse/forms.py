@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from curation.item import Item
+from curation.core.item import Item
 from curation.parse.validate import match_key
 
 _N = 3

@@ -23,9 +23,10 @@ from typing import Callable, Sequence
 import pymupdf
 
 from curation.catalog import load_catalog
-from curation.errors import InputError
-from curation.filetype import describe, sniff_file
-from curation.item import Item, make_item_id
+from curation.core.errors import InputError
+from curation.core.item import Item, make_item_id
+from curation.core.rejects import WITHHELD_REASON, Reject
+from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
@@ -35,9 +36,8 @@ from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.parse.words import Line, Word, page_words
-from curation.rejects import WITHHELD_REASON, Reject
+from curation.sources.filetype import describe, sniff_file
 
-PARSER_VERSION = "parse-3"
 # A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
 WITHHELD_FLAG = "withheld"
 STAGE = "parse"

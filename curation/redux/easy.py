@@ -12,12 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from curation.errors import InputError
+from curation.core.errors import InputError
+from curation.core.item import Item
 from curation.evaluate.report import Result, load_result
 from curation.evaluate.score import is_correct
-from curation.item import Item
-
-EASY_VERSION = "redux-easy-1"
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 Each rule is a small function ``item -> list[Flag]``; ``flag_item`` runs them all. The rules only see text,
 so they find what text shows: an answer printed in its own stem, a reference to a figure or table that is
 not there, broken notation left by PDF extraction, spacing and option defects. Matching is done on
-``curation.textnorm`` keys (NFKC, case-folded, letters and digits only); stored text is never changed.
+``curation.core.textnorm`` keys (NFKC, case-folded, letters and digits only); stored text is never changed.
 
-``RULES_VERSION`` changes whenever a rule changes.
+``REDUX_FLAGS_VERSION`` changes whenever a rule changes.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from curation.item import Item
-from curation.textnorm import key, option_key
-
-RULES_VERSION = "redux-flags-1"
+from curation.core.item import Item
+from curation.core.textnorm import key, option_key
 
 # Error types, in the order of the paper's error table; the last three come from the overlap,
 # decontamination and easy-item stages rather than from these rules.

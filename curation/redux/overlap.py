@@ -1,7 +1,7 @@
 """Duplicates that make a split unfit as a test: test items repeated inside the test split, and test items
 that also appear in train or dev (a model tuned on train has seen them).
 
-The duplicate finding is ``curation.dedup`` (exact keys, then MinHash LSH over 5-character shingles of the
+The duplicate finding is ``curation.dedup.minhash`` (exact keys, then MinHash LSH over 5-character shingles of the
 normalised question and options, verified by exact shingle Jaccard >= ``DedupParams.threshold``, 0.8 by
 default). Train and dev come first, so they are canonical and the test copy is the one flagged; inside the
 test split the earlier row is kept. Each pair also gets the longest-common-subsequence ratio of the two
@@ -14,11 +14,10 @@ import difflib
 from dataclasses import dataclass
 from typing import Sequence
 
-from curation.dedup import DedupParams, Entry, find_duplicates
+from curation.core.textnorm import key, option_key
+from curation.dedup.minhash import DedupParams, Entry, find_duplicates
 from curation.redux.readers import SourceItem
-from curation.textnorm import key, option_key
 
-OVERLAP_VERSION = "redux-overlap-1"
 _SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2}
 
 
@@ -29,7 +28,7 @@ class Overlap:
     id: str
     duplicate_of: str
     duplicate_split: str
-    kind: str  # exact | near (curation.dedup's verdict)
+    kind: str  # exact | near (curation.dedup.minhash's verdict)
     jaccard: float
     lcs_ratio: float
 

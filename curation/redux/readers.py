@@ -9,7 +9,7 @@ Accepted sources:
   ``문제: …\\nA. …\\nB. …\\nC. …\\nD. …``, ``output`` ends ``정답: N``): question, options and key are recovered;
 - a saved ``datasets`` folder (``Dataset.save_to_disk`` / ``DatasetDict.save_to_disk``), or a parquet file.
 
-Each row becomes an :class:`~curation.item.Item` whose id says where it came from and never changes:
+Each row becomes an :class:`~curation.core.item.Item` whose id says where it came from and never changes:
 ``kmmlu-<subject>-<split>-<row:05d>``, ``row`` being the 0-based index of the row in its split (the Hub
 index). A file that holds a sample of a split (the instruction format) cannot know that index, so its ids
 also name the file: ``kmmlu-<subject>-<split>-<file-stem>-<row:05d>``, ``row`` being the line in that file.
@@ -29,12 +29,12 @@ from typing import Any, Iterable
 from pydantic import ValidationError
 
 from curation.catalog import Catalog, load_catalog
-from curation.errors import InputError
-from curation.item import Item
-from curation.rejects import Reject
-from curation.io import json_lines, sha256_file
+from curation.core.errors import InputError
+from curation.core.io import json_lines, sha256_file
+from curation.core.item import Item
+from curation.core.rejects import Reject
+from curation.core.versions import REDUX_READER_VERSION
 
-READER_VERSION = "redux-read-1"
 STAGE = "redux-read"
 SPLITS = ("train", "dev", "validation", "test")
 OPTION_COLUMNS = ("A", "B", "C", "D")
@@ -172,7 +172,7 @@ class _Builder:
                 number=row + 1,
                 source_path=str(origin.path),
                 source_sha256=origin.sha256,
-                parser_version=READER_VERSION,
+                parser_version=REDUX_READER_VERSION,
             )
         except ValidationError as exc:
             reject("invalid_item", f"{where}: {exc.errors()[0]['msg']}")

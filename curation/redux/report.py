@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from curation.io import atomic_write
-from curation.item import Item
+from curation.core.io import atomic_write
+from curation.core.item import Item
 from curation.redux.flags import ERROR_TYPES, Flag
 
 ROW_TITLES = {

@@ -26,17 +26,24 @@ from pathlib import Path
 from typing import Sequence
 
 from curation.catalog import Catalog, load_catalog
-from curation.dedup import DEDUP_VERSION, DedupParams, exact_key
-from curation.errors import InputError
-from curation.io import atomic_write, write_jsonl
-from curation.item import Item
-from curation.redux.easy import EASY_VERSION, EasySettings, easy_items, load_results
-from curation.redux.flags import CONTAMINATED, DUPLICATE, EASY, RULES_VERSION, Flag, flag_item
-from curation.redux.overlap import OVERLAP_VERSION, Overlap, find_overlaps
-from curation.redux.readers import READER_VERSION, SourceItem, read_sources
+from curation.core.errors import InputError
+from curation.core.io import atomic_write, write_jsonl
+from curation.core.item import Item
+from curation.core.rejects import Reject
+from curation.core.versions import (
+    DEDUP_VERSION,
+    REDUX_EASY_VERSION,
+    REDUX_FLAGS_VERSION,
+    REDUX_OVERLAP_VERSION,
+    REDUX_READER_VERSION,
+)
+from curation.dedup.minhash import DedupParams, exact_key
+from curation.redux.easy import EasySettings, easy_items, load_results
+from curation.redux.flags import CONTAMINATED, DUPLICATE, EASY, Flag, flag_item
+from curation.redux.overlap import Overlap, find_overlaps
+from curation.redux.readers import SourceItem, read_sources
 from curation.redux.report import Judged, ReduxReport, build_report, write_report
 from curation.redux.subjects import select_subjects
-from curation.rejects import Reject
 
 STAGE = "redux"
 DROPPING = (DUPLICATE, CONTAMINATED, EASY)
@@ -199,7 +206,7 @@ def run_redux(
                  "left_out_by_subject": len(left_out),
                  "splits": dict(sorted(Counter(row.split for row in selected).items()))},
         "overlap_method": (
-            f"curation.dedup over train, dev and test: exact normalised keys, then MinHash LSH over "
+            f"curation.dedup.minhash over train, dev and test: exact normalised keys, then MinHash LSH over "
             f"{settings.dedup.shingle}-character shingles verified by Jaccard >= {settings.dedup.threshold:g} "
             f"(fingerprint {settings.dedup.fingerprint()}); LCS ratio (difflib) reported beside each pair."
         ),
@@ -207,8 +214,8 @@ def run_redux(
         "merged": merged,
         "easy": easy_meta,
         "decontam": decontam_meta,
-        "versions": {"reader": READER_VERSION, "rules": RULES_VERSION, "overlap": OVERLAP_VERSION,
-                     "dedup": DEDUP_VERSION, "easy": EASY_VERSION},
+        "versions": {"reader": REDUX_READER_VERSION, "rules": REDUX_FLAGS_VERSION, "overlap": REDUX_OVERLAP_VERSION,
+                     "dedup": DEDUP_VERSION, "easy": REDUX_EASY_VERSION},
     }
     report = build_report(judged, meta)
 

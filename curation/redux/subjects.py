@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from curation.catalog import Catalog, load_catalog
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.redux.readers import SourceItem, subject_name
 
 

@@ -24,10 +24,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from curation.catalog import Catalog, load_catalog
-from curation.errors import InputError
-from curation.io import atomic_write, write_jsonl
-from curation.item import Item
-from curation.lock import FolderLock
+from curation.core.errors import InputError
+from curation.core.io import atomic_write, write_jsonl
+from curation.core.item import Item
+from curation.core.lock import FolderLock
+from curation.core.versions import RELEASE_TOOL_VERSION
 from curation.release import lmeval
 from curation.release.card import render_card, render_private_card
 from curation.release.changelog import previous_release, render_changelog
@@ -38,7 +39,6 @@ from curation.release.policy import ReleasePolicy, apply_policy, load_policy
 from curation.release.private import split_private
 from curation.release.store import read_store
 
-RELEASE_TOOL_VERSION = "release-1"
 PARQUET_NAME = "test-00000-of-00001.parquet"
 
 RELEASE_SCHEMA = pa.schema(
@@ -258,7 +258,7 @@ def _versions(plan: ReleasePlan) -> dict[str, object]:
             "catalog_version": plan.catalog.version,
             "pass_rules_sha256": hashlib.sha256(rules_json).hexdigest(),
         },
-        "lm_eval_task": lmeval.TASK_VERSION,
+        "lm_eval_task": lmeval.LMEVAL_TASK_VERSION,
     }
 
 

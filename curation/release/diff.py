@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 
 
 @dataclass(frozen=True)

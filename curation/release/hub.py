@@ -15,7 +15,7 @@ from typing import Mapping
 from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
-from curation.errors import FetchError, InputError
+from curation.core.errors import FetchError, InputError
 from curation.release.manifest import read_manifest
 from curation.release.verify import verify_release
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import yaml
 
-from curation.io import atomic_write
+from curation.core.io import atomic_write
+from curation.core.versions import LMEVAL_TASK_VERSION
 
-TASK_VERSION = "1"
 FOLDER = "lm_eval"
 
 # The paper's protocol: zero-shot chain of thought in Korean, the answer read after "정답:".
@@ -59,7 +59,7 @@ def write_tasks(release_dir: Path, release_name: str, data_files: dict[str, str]
                 ],
             }],
             "metric_list": [{"metric": "exact_match", "aggregation": "mean", "higher_is_better": True}],
-            "metadata": {"version": TASK_VERSION},
+            "metadata": {"version": LMEVAL_TASK_VERSION},
         }
         written.append(_write(folder / f"{task_name(release_name, license)}.yaml", spec))
     group = {
@@ -68,7 +68,7 @@ def write_tasks(release_dir: Path, release_name: str, data_files: dict[str, str]
         "aggregate_metric_list": [
             {"metric": "exact_match", "aggregation": "mean", "weight_by_size": True, "filter_list": "strict-match"}
         ],
-        "metadata": {"version": TASK_VERSION},
+        "metadata": {"version": LMEVAL_TASK_VERSION},
     }
     written.append(_write(folder / f"_{group_name(release_name)}.yaml", group))
     return written

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.io import atomic_write, sha256_file
+from curation.core.io import atomic_write, sha256_file
 
 MANIFEST = "manifest.json"
 RELEASE_FORMAT = "1"

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from curation.catalog import Catalog
-from curation.errors import InputError
-from curation.item import Item
+from curation.core.errors import InputError
+from curation.core.item import Item
 from curation.release.policy import PolicyResult, ReleasePolicy
 from curation.release.store import StoreSnapshot
 

@@ -16,10 +16,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from curation.errors import ConfigError
-from curation.item import Item
+from curation.core.errors import ConfigError
+from curation.core.io import read_yaml_mapping
+from curation.core.item import Item
 from curation.release.store import StoreSnapshot
-from curation.io import read_yaml_mapping
 
 DEFAULT_POLICY = Path(__file__).with_name("policy.yaml")
 

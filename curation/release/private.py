@@ -8,8 +8,8 @@ import random
 from collections import defaultdict
 from typing import Iterable
 
-from curation.errors import InputError
-from curation.item import Item
+from curation.core.errors import InputError
+from curation.core.item import Item
 
 
 def split_private(items: Iterable[Item], fraction: float, seed: int) -> tuple[tuple[Item, ...], tuple[Item, ...]]:

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from curation.errors import InputError
-from curation.io import read_items, read_jsonl
-from curation.item import Item
-from curation.rejects import WITHHELD_REASON, Reject
+from curation.core.errors import InputError
+from curation.core.io import read_items, read_jsonl
+from curation.core.item import Item
+from curation.core.rejects import WITHHELD_REASON, Reject
 
 _REVISION_DIR = re.compile(r"^\d{4}$")
 

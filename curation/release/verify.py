@@ -9,8 +9,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
+from curation.core.io import sha256_file
 from curation.release.cut import RELEASE_SCHEMA
-from curation.io import sha256_file
 from curation.release.manifest import MANIFEST, read_manifest
 
 

@@ -19,12 +19,11 @@ from typing import Hashable, Iterable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.io import atomic_write, write_jsonl
+from curation.core.io import atomic_write, write_jsonl
+from curation.core.versions import AGREEMENT_VERSION
 from curation.review.client import ReviewClient
 from curation.review.config import ERROR_TYPES, Verdict, option_marker
 from curation.review.pull import ReviewAnnotation
-
-AGREEMENT_VERSION = "agreement-v1"
 
 
 class ItemVerdict(BaseModel):

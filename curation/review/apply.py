@@ -17,10 +17,10 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from curation.errors import InputError
-from curation.io import read_items, read_jsonl, write_items, write_jsonl
-from curation.item import Item
-from curation.rejects import Reject
+from curation.core.errors import InputError
+from curation.core.io import read_items, read_jsonl, write_items, write_jsonl
+from curation.core.item import Item
+from curation.core.rejects import Reject
 from curation.review.adjudicate import ItemVerdict
 
 _REVISION = re.compile(r"^\d{4}$")

@@ -19,7 +19,7 @@ import httpx
 from label_studio_sdk import LabelStudio
 from label_studio_sdk.core.api_error import ApiError
 
-from curation.errors import CurationError
+from curation.core.errors import CurationError
 from curation.review.config import label_config
 from curation.review.plan import Annotator
 

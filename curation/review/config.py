@@ -12,10 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.item import Item
+from curation.core.item import Item
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "annotations" / "review.xml"
-CONFIG_VERSION = "review-v1"
 
 Verdict = Literal["accept", "fix", "reject"]
 VERDICTS: tuple[str, ...] = ("accept", "fix", "reject")

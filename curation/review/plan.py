@@ -15,10 +15,9 @@ from typing import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from curation.errors import InputError
-from curation.io import read_jsonl, write_jsonl
-
-PLAN_VERSION = "plan-v1"
+from curation.core.errors import InputError
+from curation.core.io import read_jsonl, write_jsonl
+from curation.core.versions import REVIEW_PLAN_VERSION
 
 
 class Annotator(BaseModel):
@@ -107,7 +106,7 @@ def read_plan(path: Path) -> dict[str, tuple[str, ...]]:
 
 
 def write_plan(path: Path, plan: Mapping[str, Sequence[str]]) -> None:
-    write_jsonl(path, ({"id": key, "annotators": list(plan[key]), "plan": PLAN_VERSION} for key in sorted(plan)))
+    write_jsonl(path, ({"id": key, "annotators": list(plan[key]), "plan": REVIEW_PLAN_VERSION} for key in sorted(plan)))
 
 
 def loads(plan: Mapping[str, Sequence[str]]) -> Counter[str]:

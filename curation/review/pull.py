@@ -14,7 +14,7 @@ from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.io import read_jsonl, write_jsonl
+from curation.core.io import read_jsonl, write_jsonl
 from curation.review.client import ReviewClient
 from curation.review.config import ReviewResult, parse_result
 from curation.review.push import slug

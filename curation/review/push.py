@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 from urllib.parse import quote
 
-from curation.errors import InputError
-from curation.item import Item
+from curation.core.errors import InputError
+from curation.core.item import Item
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
 from curation.review.plan import Annotator, loads, plan_review, read_plan, write_plan

@@ -23,8 +23,8 @@ from typing import Mapping
 
 import httpx
 
-from curation.errors import ConfigError
-from curation.io import atomic_write
+from curation.core.errors import ConfigError
+from curation.core.io import atomic_write
 
 LABEL_STUDIO_VERSION = "1.23.2"
 DEFAULT_PORT = 8080

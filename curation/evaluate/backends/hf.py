@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from curation.errors import InputError
+from curation.core.errors import InputError
 from curation.evaluate.backends import GenerationSettings, Request, Response
 
 

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Sequence
 
 import httpx
 
-from curation.errors import FetchError
+from curation.core.errors import FetchError
 from curation.evaluate.backends import GenerationSettings, Request, Response
 
 _RETRY_STATUS = {408, 409, 425, 429}

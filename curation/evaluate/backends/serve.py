@@ -16,7 +16,7 @@ from typing import Iterator, Sequence
 
 import httpx
 
-from curation.errors import FetchError, InputError
+from curation.core.errors import FetchError, InputError
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -1,0 +1,165 @@
+"""The exam item: the one record every stage reads and writes.
+
+An item is frozen. Stages that change an item (review corrections, answer joins) make a new one with
+``item.model_copy(update=...)``; the id never changes once published.
+
+Text is stored NFC. Circled option markers (①) and every other character survive as printed: NFKC is
+only ever applied inside matching keys (see ``curation.core.textnorm``), never to stored text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Iterable, Literal
+
+import pyarrow as pa
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+AnswerStatus = Literal["provisional", "final"]
+
+_ID_PART = re.compile(r"[^0-9A-Za-z가-힣_]+")
+
+
+def _slug(part: object) -> str:
+    return _ID_PART.sub("_", str(part)).strip("_") or "x"
+
+
+def make_item_id(
+    license: str,
+    year: int,
+    session: int | None,
+    form: str | None,
+    number: int,
+    part: str | int | None = None,
+) -> str:
+    """Stable id from where the item was printed: ``cpa-2025-1-A-017``.
+
+    ``part`` separates numbering that restarts inside one paper (KSPO papers number 1-20 per subject):
+    ``healthex-2020-1-A-s2-007``.
+    """
+    pieces = [_slug(license), str(year), str(session if session is not None else 0), _slug(form or "0")]
+    if part is not None:
+        pieces.append(f"s{_slug(part)}")
+    pieces.append(f"{number:03d}")
+    return "-".join(pieces)
+
+
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+class Item(BaseModel):
+    """One multiple-choice question as printed, with where it came from and what we know about it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    question: str
+    options: tuple[str, ...]
+    answer: tuple[int, ...] | None = None
+    answer_status: AnswerStatus | None = None
+    answer_source: str | None = None
+    license: str | None = None
+    license_ko: str | None = None
+    year: int | None = None
+    round: int | None = None
+    session: int | None = None
+    form: str | None = None
+    subject: str | None = None
+    number: int | None = None
+    has_image: bool = False
+    image_path: str | None = None
+    source_url: str | None = None
+    source_path: str | None = None
+    source_sha256: str | None = None
+    page: int | None = None
+    bbox: tuple[float, float, float, float] | None = None
+    flags: tuple[str, ...] = ()
+    parser_version: str | None = None
+    revision: int = 0
+
+    @field_validator("question", "subject", "license_ko", mode="before")
+    @classmethod
+    def _nfc_text(cls, value: Any) -> Any:
+        return nfc(value) if isinstance(value, str) else value
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _nfc_options(cls, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return tuple(nfc(v) if isinstance(v, str) else v for v in value)
+        return value
+
+    @field_validator("flags", mode="before")
+    @classmethod
+    def _sorted_flags(cls, value: Any) -> Any:
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return tuple(sorted(set(value)))
+        return value
+
+    @model_validator(mode="after")
+    def _answer_in_range(self) -> "Item":
+        if self.answer is not None:
+            if not self.answer:
+                raise ValueError(f"item {self.id}: answer is an empty list; use null for unknown")
+            bad = [a for a in self.answer if a < 1 or (self.options and a > len(self.options))]
+            if bad:
+                raise ValueError(
+                    f"item {self.id}: answer {list(self.answer)} out of range 1..{len(self.options)}"
+                )
+        return self
+
+    def with_flags(self, *flags: str) -> "Item":
+        return self.model_copy(update={"flags": tuple(sorted(set(self.flags) | set(flags)))})
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready dict: tuples become lists, every field present."""
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Item":
+        return cls.model_validate(record)
+
+
+ITEM_FIELDS: tuple[str, ...] = tuple(Item.model_fields)
+
+# Parquet schema for the full item; a release writes a subset of these columns.
+ITEM_ARROW_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("question", pa.string()),
+        ("options", pa.list_(pa.string())),
+        ("answer", pa.list_(pa.int64())),
+        ("answer_status", pa.string()),
+        ("answer_source", pa.string()),
+        ("license", pa.string()),
+        ("license_ko", pa.string()),
+        ("year", pa.int64()),
+        ("round", pa.int64()),
+        ("session", pa.int64()),
+        ("form", pa.string()),
+        ("subject", pa.string()),
+        ("number", pa.int64()),
+        ("has_image", pa.bool_()),
+        ("image_path", pa.string()),
+        ("source_url", pa.string()),
+        ("source_path", pa.string()),
+        ("source_sha256", pa.string()),
+        ("page", pa.int64()),
+        ("bbox", pa.list_(pa.float64())),
+        ("flags", pa.list_(pa.string())),
+        ("parser_version", pa.string()),
+        ("revision", pa.int64()),
+    ]
+)
+assert tuple(ITEM_ARROW_SCHEMA.names) == ITEM_FIELDS, "arrow schema must list every item field in order"
+
+
+def items_to_table(items: Iterable[Item]) -> pa.Table:
+    records = [item.to_record() for item in items]
+    return pa.Table.from_pylist(records, schema=ITEM_ARROW_SCHEMA)
+
+
+def items_from_table(table: pa.Table) -> list[Item]:
+    return [Item.from_record(row) for row in table.to_pylist()]

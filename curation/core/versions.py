@@ -1,0 +1,41 @@
+"""Every version that changes output, in one place. Bump the one whose code changes what it writes: a
+record carries the versions that made it, and a release manifest records them all."""
+
+# text-layer parse: layout, segmentation, tables, validation
+PARSER_VERSION = "parse-3"
+# Tesseract route: page triage, regions, rings, repairs
+OCR_VERSION = "tesseract-regions-rings-8"
+# HWP 5 / HWPX paragraphs and tables into lines
+HWP_READER_VERSION = "hwp-lines-1"
+# matching keys (normalised text for dedup and decontamination, never stored)
+MATCH_KEY_VERSION = "key1"
+# exact and MinHash near duplicates
+DEDUP_VERSION = "dedup1"
+# web-crawl contamination scan
+DECONTAM_VERSION = "decontam1"
+# the Label Studio labeling config
+REVIEW_CONFIG_VERSION = "review-v1"
+# who reviews which items
+REVIEW_PLAN_VERSION = "plan-v1"
+# agreement and adjudication rules
+AGREEMENT_VERSION = "agreement-v1"
+# release layout and card
+RELEASE_TOOL_VERSION = "release-1"
+# the exported lm-eval task
+LMEVAL_TASK_VERSION = "1"
+# evaluation prompts
+PROMPT_VERSION = "zs-cot-v1"
+# answer extraction from model output
+EXTRACT_VERSION = "cascade-v1"
+# scoring with the official pass rules
+SCORING_VERSION = "pass-rules-v1"
+# item diagnostics (suspect keys)
+DIAGNOSTICS_VERSION = "diagnostics-v1"
+# Redux source readers
+REDUX_READER_VERSION = "redux-read-1"
+# Redux flag rules
+REDUX_FLAGS_VERSION = "redux-flags-1"
+# Redux overlap removal
+REDUX_OVERLAP_VERSION = "redux-overlap-1"
+# Redux easy-item filter
+REDUX_EASY_VERSION = "redux-easy-1"

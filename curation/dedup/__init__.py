@@ -1,0 +1,1 @@
+"""Exact and near duplicates across forms, versions and benchmarks."""

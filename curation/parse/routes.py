@@ -1,0 +1,274 @@
+"""Every way a paper arrives, into the one parser: PDF with text, PDF without (OCR), HWP/HWPX, ZIP bundles.
+
+The route is chosen by magic bytes, never by the file name. PDF pages without a usable text layer are
+read by OCR (``--ocr auto``, the default), every page is (``always``) or none is (``never``); OCR words
+enter the parser's word stream with their confidence, and items whose words are read with low confidence
+carry the ``ocr_low_confidence`` flag so that review sees them first.
+
+HWP and HWPX papers have no page geometry to segment: their lines (paragraphs, option tables, Markdown
+tables) are typeset into a plain one-column PDF with a text layer, which then goes through the same
+segmentation, validation and item building as any PDF, and the items point back at the HWP file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import tempfile
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Callable, Literal
+
+import pymupdf
+
+from curation import ocr as ocr_mod
+from curation.core.errors import InputError
+from curation.core.item import Item
+from curation.core.rejects import Reject
+from curation.ocr.vlm import VlmConfig, VlmReader
+from curation.parse.paper import ParseResult, parse_paper
+from curation.parse.words import Word
+from curation.readers.bundle import BundleLimits, unpack
+from curation.readers.hwp import HwpText, is_hwpx, read_hwp
+from curation.sources.filetype import describe, sniff_file
+
+OcrMode = Literal["never", "auto", "always"]
+LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
+
+
+@dataclass
+class RouteResult:
+    """Items from one input file (a bundle gives one result per paper inside it)."""
+
+    source: str
+    route: str  # "pdf-text", "pdf-ocr", "hwp5", "hwpx"
+    items: list[Item]
+    rejects: list[Reject]
+    parse: ParseResult | None = None
+    ocr_pages: int = 0
+
+
+class OcrWordSource:
+    """The parser's OCR hook: words of one page read by an OCR engine (Tesseract, or a vision model), in
+    the parser's ``Word`` shape. Keeps each page's words so item confidences can be computed afterwards."""
+
+    def __init__(
+        self,
+        read: Callable[[pymupdf.Page], ocr_mod.OcrPage],
+        low_confidence: float,
+        on_page: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.read = read
+        self.low_confidence = low_confidence
+        self.on_page = on_page  # called with (page number, pages in the document) after each page
+        self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        # The gutter of each page whose columns OCR found in the image: the parser takes it as given, since
+        # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
+        self.gutters: dict[int, float] = {}
+        # The rules printed on each page read by OCR, which has no drawn paths to find tables by.
+        self.rules: dict[int, list] = {}
+        self.numbers = ocr_mod.QuestionNumbers()
+        self._read_ahead: dict[int, ocr_mod.OcrPage] = {}
+
+    def __call__(self, page: pymupdf.Page) -> list[Word]:
+        read = self._read_ahead.pop(page.number, None) or self.read(page)
+        words = self.numbers.repair(read.words, partial(self._next_words, page))
+        self.pages[page.number] = words
+        self.rules[page.number] = list(read.rules)
+        if (gutter := _gutter(read.regions, page.rect.height)) is not None:
+            self.gutters[page.number] = gutter
+        if self.on_page is not None:
+            self.on_page(page.number + 1, page.parent.page_count)
+        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
+
+    def _next_words(self, page: pymupdf.Page) -> tuple[ocr_mod.OcrWord, ...]:
+        """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
+        number = page.number + 1
+        if number >= page.parent.page_count:
+            return ()
+        if number not in self._read_ahead:
+            self._read_ahead[number] = self.read(page.parent[number])
+        return self._read_ahead[number].words
+
+    def flag(self, item: Item) -> Item:
+        """Add ``ocr_low_confidence`` when the OCR words inside the item's box are read with low confidence."""
+        if item.page is None or item.bbox is None or (item.page - 1) not in self.pages:
+            return item
+        x0, y0, x1, y1 = item.bbox
+        inside = [w for w in self.pages[item.page - 1] if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and y0 - 1 <= (w.y0 + w.y1) / 2 <= y1 + 1]
+        if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
+            return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
+        return item
+
+
+def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | None:
+    """x between the tallest pair of side-by-side column regions, or None for a one-column page."""
+    best: tuple[float, float] | None = None
+    for left in regions:
+        for right in regions:
+            overlap = min(left.y1, right.y1) - max(left.y0, right.y0)
+            if left.x1 <= right.x0 + 2 and overlap > 0.2 * page_height:
+                height = (left.y1 - left.y0) + (right.y1 - right.y0)
+                if best is None or height > best[0]:
+                    best = (height, (left.x1 + right.x0) / 2)
+    return best[1] if best else None
+
+
+def _type_sizes(words: tuple[ocr_mod.OcrWord, ...]) -> list[float]:
+    """Type size of each OCR word for segmentation, from its box height. OCR boxes of body text vary by a
+    third either way (a syllable's box stretched by an accent or the line below), and a line of body text
+    read as larger type is set apart like a heading: heights within that spread count as the page's body
+    size; clearly larger or smaller type (headings, titles, footnotes) keeps its own."""
+    heights = [max(1.0, w.y1 - w.y0) for w in words]
+    if not heights:
+        return []
+    body = statistics.median(heights)
+    return [body if 0.75 * body <= h <= 1.35 * body else h for h in heights]
+
+
+def parse_pdf(
+    path: Path,
+    *,
+    ocr: OcrMode = "auto",
+    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    vlm: VlmConfig | None = None,
+    on_page: Callable[[int, int], None] | None = None,
+    **kwargs,
+) -> RouteResult:
+    """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
+    vision model when ``vlm`` is given."""
+    hook = None
+    if ocr != "never":
+        with pymupdf.open(path) as doc:
+            need = ocr_mod.pages_to_ocr(doc, "always" if ocr == "always" else "auto")
+        if need and vlm is not None:
+            hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
+        elif need:
+            if not ocr_mod.tesseract_available(config.lang):
+                raise InputError(
+                    f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
+                    f"installed: {ocr_mod.install_hint(config.lang)}, or pass --ocr never"
+                )
+            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence, on_page)
+    if ocr == "always" and hook is not None:
+        result = _parse_forcing_ocr(path, hook, **kwargs)
+    else:
+        result = parse_paper(path, ocr=hook, **kwargs)
+    items = [hook.flag(item) for item in result.items] if hook else list(result.items)
+    route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"
+    return RouteResult(str(path), route, items, list(result.rejects), result, result.summary.ocr_pages)
+
+
+def _parse_forcing_ocr(path: Path, hook: Callable[[pymupdf.Page], list[Word]], **kwargs) -> ParseResult:
+    """``--ocr always``: the text layer is ignored, so the paper is parsed from an image-only copy."""
+    with tempfile.TemporaryDirectory() as tmp:
+        image_only = Path(tmp) / path.name
+        rasterise(path, image_only)
+        result = parse_paper(image_only, ocr=hook, **kwargs)
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    result.items[:] = [i.model_copy(update={"source_path": str(path), "source_sha256": sha}) for i in result.items]
+    return result
+
+
+def rasterise(src: Path, dest: Path, dpi: int = 200, pages: list[int] | None = None) -> None:
+    """An image-only copy of a PDF, or of some of its pages (each a grey raster, no text layer), same page
+    sizes."""
+    with pymupdf.open(src) as doc, pymupdf.open() as out:
+        for index in range(doc.page_count) if pages is None else pages:
+            page = doc[index]
+            pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+            new = out.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, pixmap=pix)
+        out.save(dest, deflate=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# HWP / HWPX through a typeset text PDF
+
+_FONT_SIZE = 10.0
+_CHARS_PER_LINE = 90
+_LEADING = 14.0
+
+
+def typeset(text: HwpText, dest: Path) -> None:
+    """Lines into a one-column PDF with a text layer."""
+    width = _CHARS_PER_LINE * _FONT_SIZE + 80
+    height = 842.0
+    lines: list[str] = []
+    for line in text.lines:
+        while len(line) > _CHARS_PER_LINE:
+            cut = line.rfind(" ", 0, _CHARS_PER_LINE)
+            cut = cut if cut > _CHARS_PER_LINE // 2 else _CHARS_PER_LINE
+            lines.append(line[:cut])
+            line = line[cut:].lstrip()
+        lines.append(line)
+    # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
+    top, bottom = 0.15 * height, 0.85 * height
+    per_page = int((bottom - top) // _LEADING)
+    # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
+    font = pymupdf.Font("cjk")
+    with pymupdf.open() as doc:
+        for start in range(0, max(1, len(lines)), per_page):
+            page = doc.new_page(width=width, height=height)
+            writer = pymupdf.TextWriter(page.rect)
+            y = top + _FONT_SIZE
+            for line in lines[start : start + per_page]:
+                writer.append((40, y), line, font=font, fontsize=_FONT_SIZE)
+                y += _LEADING
+            writer.write_text(page)
+        doc.save(dest)
+
+
+def parse_hwp(path: Path, **kwargs) -> RouteResult:
+    text = read_hwp(path)
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / (path.stem + ".pdf")
+        typeset(text, pdf)
+        result = parse_paper(pdf, **kwargs)
+    items = [
+        # Pages and boxes of the typeset copy mean nothing in the HWP file.
+        i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
+        for i in result.items
+    ]
+    rejects = [r.model_copy(update={"source": str(path)}) for r in result.rejects]
+    return RouteResult(str(path), text.format, items, rejects, result)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Any file
+
+
+def parse(
+    path: str | Path,
+    *,
+    ocr: OcrMode = "auto",
+    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    limits: BundleLimits = BundleLimits(),
+    vlm: VlmConfig | None = None,
+    on_page: Callable[[int, int], None] | None = None,
+    **kwargs,
+) -> list[RouteResult]:
+    """Parse a paper whatever its format; a ZIP bundle gives one result per paper inside. ``on_page`` hears
+    of each page read by OCR; ``kwargs`` go to the parser (``meta``, ``key``, ``crops_dir``)."""
+    path = Path(path)
+    kind = sniff_file(path)
+    if kind == "pdf":
+        return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, on_page=on_page, **kwargs)]
+    if kind == "ole" or (kind == "zip" and is_hwpx(path)):
+        return [parse_hwp(path, **kwargs)]
+    if kind == "zip":
+        results: list[RouteResult] = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for member in unpack(path, tmp, limits):
+                if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
+                    result = parse(
+                        member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, on_page=on_page, **kwargs
+                    )[0]
+                    result.source = f"{path}!{member.name}"
+                    results.append(result)
+        if not results:
+            raise InputError(f"{path}: the ZIP holds no PDF or HWP papers")
+        return results
+    raise InputError(f"{path}: is {describe(kind)}, not a PDF, HWP, HWPX or ZIP of papers")

@@ -1,0 +1,221 @@
+"""Bounded parsing of untrusted files: a hostile or broken paper costs one quarantine line, never the batch.
+
+Exam papers come from many offices and tools, and a download can be anything named ``.pdf``. Three layers:
+
+- ``check_pdf_limits`` opens the file with PyMuPDF and refuses, before any text or image is decoded, what no
+  exam paper is: not a PDF, encrypted, more pages than ``max_pages``, a page larger than
+  ``max_page_side_pt`` (a tiny image scaled up by a huge page renders to gigabytes), an image whose declared
+  size exceeds ``max_image_pixels`` (read from the image dictionary, not decoded), JavaScript.
+- ``run_guarded`` runs one file's work in a child process (forkserver: no threads or locks inherited) with
+  an address-space limit and a wall-clock timeout; overruns and crashes of the child become a
+  ``CurationError`` naming the file. As with any multiprocessing start method but fork, the program's main
+  script must keep its work under ``if __name__ == "__main__":`` (the ``kmmlu`` script and pytest do).
+- ``screen_item`` holds back items whose text is unsafe to show or release as it is (hidden bidi/zero-width
+  characters, runaway option or stem length). ``curation.parse.batch`` runs papers under all three.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import resource
+import signal
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import pymupdf
+
+from curation.core.errors import CurationError, InputError
+from curation.core.item import Item
+from curation.parse.paper import open_pdf
+
+# Modules the forkserver imports once, so each guarded child starts without re-importing them.
+_PRELOAD = ["curation.readers.guard", "curation.parse.batch", "curation.parse.paper", "curation.keys"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-file bounds. Defaults sit far above any real paper seen (<= 40 pages, <= 4 Mpx images,
+    <= 1,240 pt pages, options <= a few hundred characters)."""
+
+    timeout_s: float = 300.0
+    max_memory_mb: int = 4096
+    max_pages: int = 300
+    max_page_side_pt: float = 5000.0
+    max_image_pixels: int = 40_000_000
+    max_option_chars: int = 2_000
+    max_question_chars: int = 20_000
+
+
+class LimitExceeded(InputError):
+    """A file needs more time or memory than its limit allows."""
+
+
+class ChildCrashed(CurationError):
+    """The guarded work died (a signal) or raised an error that is not a refusal: a bug to report."""
+
+
+def check_pdf_limits(path: str | Path, limits: Limits = Limits()) -> int:
+    """Refuse what no exam paper is, reading only the file's structure. Returns the page count."""
+    path = Path(path)
+    doc = open_pdf(path)
+    with doc:
+        pages = doc.page_count
+        if pages > limits.max_pages:
+            raise InputError(
+                f"{path}: {pages} pages, more than the limit of {limits.max_pages} (--max-pages); "
+                "an exam paper has tens of pages: check the file, or raise the limit if it is one"
+            )
+        for index in range(pages):
+            try:
+                page = doc[index]
+            except Exception as exc:  # MuPDF raises its own error types for a damaged page tree
+                raise InputError(f"{path}, page {index + 1}: damaged PDF page ({exc}); download the paper again") from exc
+            width, height = page.rect.width, page.rect.height
+            if max(width, height) > limits.max_page_side_pt:
+                raise InputError(
+                    f"{path}, page {index + 1}: the page is {width:.0f} x {height:.0f} pt, larger than "
+                    f"{limits.max_page_side_pt:.0f} pt a side; not a printed paper"
+                )
+            for image in page.get_images(full=True):
+                w, h = image[2], image[3]
+                if w * h > limits.max_image_pixels:
+                    raise InputError(
+                        f"{path}, page {index + 1}: an image of {w:,} x {h:,} pixels, more than "
+                        f"{limits.max_image_pixels:,} pixels; decoding it would take gigabytes"
+                    )
+        where = javascript_in(doc)
+        if where:
+            raise InputError(
+                f"{path}: the PDF carries JavaScript ({where}); exam papers do not. It was not run; "
+                "check where the file came from and download it from the official board"
+            )
+    return pages
+
+
+_JS_KEY = re.compile(r"/(JavaScript|JS)\b")
+
+
+def javascript_in(doc: pymupdf.Document) -> str | None:
+    """The first object holding a JavaScript action or name tree, as ``object N``; None if there is none."""
+    for xref in range(1, doc.xref_length()):
+        try:
+            text = doc.xref_object(xref, compressed=True)
+        except Exception:  # a damaged object: MuPDF skips it too
+            continue
+        if _JS_KEY.search(text):
+            return f"object {xref}"
+    return None
+
+
+# --- running one file's work in a bounded child process ---------------------------------------------------
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(_PRELOAD)
+    return ctx
+
+
+def _child(conn, fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: int) -> None:
+    limit = max_memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        outcome: tuple = ("ok", fn(*args, **kwargs))
+    except MemoryError:
+        outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory)")
+    except CurationError as exc:
+        outcome = ("refused", type(exc), str(exc))  # the class pickles by reference
+    except pymupdf.mupdf.FzErrorLimit as exc:  # MuPDF's own cap on image and page sizes
+        outcome = ("limit", f"MuPDF refuses it as too large ({exc})")
+    except Exception as exc:
+        message = f"{type(exc).__name__}: {exc}"
+        if "malloc" in message or "out of memory" in message.lower():
+            outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory): {message}")
+        else:
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            outcome = ("crashed", f"{message} (at {Path(frame.filename).name}:{frame.lineno} in {frame.name})")
+    try:
+        conn.send(outcome)
+    except MemoryError:
+        conn.send(("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory) for its result"))
+    finally:
+        conn.close()
+
+
+def run_guarded(
+    fn: Callable[..., Any],
+    args: tuple = (),
+    kwargs: dict | None = None,
+    *,
+    label: str,
+    timeout_s: float,
+    max_memory_mb: int,
+) -> Any:
+    """``fn(*args, **kwargs)`` in a child process with at most ``max_memory_mb`` of address space and
+    ``timeout_s`` seconds. ``fn`` and its arguments and result must pickle. A refusal (``CurationError``)
+    raised in the child is raised again here with its type and message; running out of time or memory
+    raises ``LimitExceeded``; any other error or death of the child raises ``ChildCrashed``. ``label``
+    (the file) starts every message."""
+    ctx = _context()
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}, max_memory_mb), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        outcome = receive.recv() if receive.poll(timeout_s) else None
+        timed_out = outcome is None and proc.is_alive()
+    except EOFError:
+        outcome, timed_out = None, False
+    finally:
+        receive.close()
+    if timed_out:
+        proc.kill()
+    proc.join()
+    if timed_out:
+        raise LimitExceeded(
+            f"{label}: still working after {timeout_s:g} s (--timeout); stopped. Raise the limit only if the "
+            "file is a genuine, very long paper"
+        )
+    if outcome is None:
+        code = proc.exitcode or 0
+        cause = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        if code == -signal.SIGKILL:
+            raise LimitExceeded(f"{label}: the worker was {cause}, most likely out of memory ({max_memory_mb} MB)")
+        raise ChildCrashed(f"{label}: the worker died ({cause}); report this file as a bug")
+    status = outcome[0]
+    if status == "ok":
+        return outcome[1]
+    if status == "limit":
+        raise LimitExceeded(f"{label}: {outcome[1]}; stopped")
+    if status == "refused":
+        raise outcome[1](outcome[2])
+    raise ChildCrashed(f"{label}: unexpected error {outcome[1]}; report this file as a bug")
+
+
+# --- item text that must not be released or shown as it is -----------------------------------------------
+
+# Bidi embeddings/overrides/isolates (U+202A-E, U+2066-9) reorder what a reader sees ("Trojan Source");
+# zero-width characters and marks (U+200B-F, U+2060, U+FEFF) make two different strings look the same.
+HIDDEN = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+# C0 controls other than tab and newline: text extraction gives NUL for glyphs a font cannot map to Unicode.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def screen_item(item: Item, limits: Limits = Limits()) -> tuple[str, str] | None:
+    """(reason, detail) when the item must be held back for a person to look at, else None. Markup such
+    as ``<script>`` is not a reason: it is text (exam papers quote HTML) and is stored and shown as text."""
+    texts = [("question", item.question)] + [(f"option {k}", o) for k, o in enumerate(item.options, 1)]
+    for where, text in texts:
+        for reason, pattern in (("hidden_characters", HIDDEN), ("control_characters", CONTROL)):
+            found = pattern.search(text)
+            if found:
+                return reason, f"{where} holds U+{ord(found.group()):04X} at character {found.start()}"
+    if len(item.question) > limits.max_question_chars:
+        return "question_too_long", f"question has {len(item.question):,} characters (limit {limits.max_question_chars:,})"
+    for k, option in enumerate(item.options, 1):
+        if len(option) > limits.max_option_chars:
+            return "option_too_long", f"option {k} has {len(option):,} characters (limit {limits.max_option_chars:,})"
+    return None

@@ -1,0 +1,2 @@
+"""Where papers come from: the official boards (discover), downloads into raw/ (fetch), file kinds by magic
+bytes (filetype)."""

@@ -1,0 +1,99 @@
+"""``kmmlu release``: cut, verify, diff and push releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from curation.release.cut import cut_release
+from curation.release.diff import diff_releases
+from curation.release.hub import push_release, resolve_token
+from curation.release.policy import load_policy
+from curation.release.verify import verify_release
+from kmmlu_cli import app, console, err_console
+
+release = typer.Typer(help="Cut, verify, diff and publish releases.", no_args_is_help=True)
+app.add_typer(release, name="release")
+
+
+@release.command("cut")
+def cut(
+    version: str = typer.Option(..., "--version", help="Release version, e.g. 2026."),
+    store: Path = typer.Option(Path("data"), "--store", help="The data store to cut from."),
+    out: Path = typer.Option(Path("releases"), "--out", help="Folder that holds the releases."),
+    private_fraction: float = typer.Option(0.0, "--private-fraction", help="Hold out this fraction privately."),
+    name: str = typer.Option("kmmlu-pro", "--name", help="Release name: kmmlu-pro, kmmlu-redux, ..."),
+    policy: Path = typer.Option(None, "--policy", help="Release policy YAML (default: the built-in one)."),
+) -> None:
+    """Build <out>/<name>-<version>/ (refused if that version exists)."""
+    result = cut_release(
+        store, version, out, name=name, policy=load_policy(policy), private_fraction=private_fraction
+    )
+    counts = result.manifest.counts
+    console.print(f"cut {result.release_dir}: {counts.items} public items", soft_wrap=True)
+    table = Table()
+    table.add_column("config")
+    table.add_column("items", justify="right")
+    for lic, count in counts.per_license.items():
+        table.add_row(lic, str(count))
+    console.print(table)
+    console.print(f"excluded by policy {result.manifest.policy['version']}: {counts.excluded_items} items")
+    excluded = Table()
+    excluded.add_column("reason")
+    excluded.add_column("items", justify="right")
+    for reason, count in result.excluded.items():
+        excluded.add_row(reason, str(count))
+    console.print(excluded)
+    if result.private_dir:
+        console.print(f"private held-out part: {counts.private_items} items in {result.private_dir}", soft_wrap=True)
+
+
+@release.command("verify")
+def verify(release_dir: Path = typer.Argument(..., help="A release folder.")) -> None:
+    """Re-check every checksum and the parquet schema against the manifest; exit 1 on any difference."""
+    problems = verify_release(release_dir)
+    for problem in problems:
+        err_console.print(f"[bold red]FAIL[/] {problem}", highlight=False, soft_wrap=True)
+    if problems:
+        raise typer.Exit(1)
+    console.print(f"{release_dir}: OK, every file matches its manifest")
+
+
+@release.command("diff")
+def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> None:
+    """Items added, removed and changed (with which fields) from OLD to NEW."""
+    result = diff_releases(old, new)
+    console.print(
+        f"{result.old} -> {result.new}: {len(result.added)} added, {len(result.removed)} removed, "
+        f"{len(result.changed)} changed, {result.unchanged} unchanged"
+    )
+    if result.empty:
+        return
+    table = Table()
+    table.add_column("change")
+    table.add_column("item")
+    table.add_column("fields")
+    for item_id in result.added:
+        table.add_row("added", item_id, "")
+    for item_id in result.removed:
+        table.add_row("removed", item_id, "")
+    for changed in result.changed:
+        table.add_row("changed", changed.id, ", ".join(changed.fields))
+    console.print(table)
+
+
+@release.command("push")
+def push(
+    release_dir: Path = typer.Argument(..., help="A verified release folder."),
+    repo_id: str = typer.Option(..., "--repo-id", help="ORG/NAME of the dataset repository."),
+    private: bool = typer.Option(False, "--private", help="Create the repository private."),
+    token_file: Path = typer.Option(None, "--token-file", help="File holding the token (mode 600)."),
+    endpoint: str = typer.Option(None, "--endpoint", help="Hub URL (default: huggingface.co)."),
+) -> None:
+    """Upload a release with huggingface_hub (token from HF_TOKEN or a user-only file)."""
+    result = push_release(
+        release_dir, repo_id, token=resolve_token(token_file=token_file), private=private, endpoint=endpoint
+    )
+    console.print(f"pushed {result.files} files to {result.repo_id}: {result.commit_url}")
