@@ -30,9 +30,10 @@ import pymupdf
 from curation.core.errors import InputError
 from curation.keys.circled import is_circled, read_circled
 from curation.keys.model import KeyEntry, normalise_form
+from curation.keys.rows import group_rows
 from curation.keys.shapes import shape_vector
 from curation.keys.tesseract import read_block, read_lines, require_tesseract
-from curation.keys.words import Word, group_rows
+from curation.parse.words import Word
 
 INK_THRESHOLD = 140
 PAIRS_MIN = 2
@@ -190,7 +191,7 @@ def _page_tables(gray: np.ndarray, index: int, source: Path) -> list[Table]:
             continue
         crop = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
         glyphs.append(Glyph((int(x), int(y), int(x + w), int(y + h)), crop))
-    words = [Word(str(i), *g.box) for i, g in enumerate(glyphs)]
+    words = [Word(*g.box, str(i), size=g.box[3] - g.box[1]) for i, g in enumerate(glyphs)]
     rows = group_rows(words)
     lines = [_tokens([glyphs[int(w.text)] for w in row.words], glyph_height) for row in rows]
     return _tables_from_lines(lines, gray, index, glyph_height, source)
