@@ -6,7 +6,7 @@ PARSER_VERSION = "parse-3"
 # Tesseract route: page triage, regions, rings, repairs
 OCR_VERSION = "tesseract-regions-rings-8"
 # HWP 5 / HWPX paragraphs and tables into lines
-HWP_READER_VERSION = "hwp-lines-1"
+HWP_READER_VERSION = "hwp-lines-2"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates

@@ -27,6 +27,8 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     texts = [(row, col, " ".join(line.strip() for line in lines if line.strip())) for row, col, lines in cells]
     if sum(1 for _, _, text in texts if text in CIRCLED_MARKERS) >= 2:
         return _option_lines(sorted(texts))
+    if len({row for row, _, _ in filled}) == 1 and LABEL.match(" ".join(sorted(filled)[0][2]).strip()):
+        return _labelled_row(sorted(filled))
     rows = max(rows, max(r for r, _, _ in cells) + 1)
     cols = max(cols, max(c for _, c, _ in cells) + 1)
     grid = [["" for _ in range(cols)] for _ in range(rows)]
@@ -40,6 +42,16 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
 
 
 CIRCLED_MARKERS = set("①②③④⑤⑥⑦⑧⑨⑩")
+# What stands alone in a layout table's first cell: an option marker, a question number, a Hangul label.
+LABEL = re.compile(r"^(?:[①-⑩]|\d{1,3}\.|[가-하]\.)$")
+
+
+def _labelled_row(cells: list[tuple[int, int, list[str]]]) -> list[str]:
+    """A one-row layout table led by a label cell (``1.`` | stem, ``①`` | option): the label opens the
+    line of the cell after it, whose further lines (a boxed <보기> inside the stem) follow as they are."""
+    label = " ".join(line.strip() for line in cells[0][2] if line.strip())
+    rest = [line for _, _, lines in cells[1:] for line in lines if line.strip()]
+    return [f"{label} {rest[0].strip()}" if rest else label] + rest[1:]
 
 
 def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
@@ -75,4 +87,42 @@ def clean_lines(lines: list[str]) -> list[str]:
         line = unicodedata.normalize("NFC", line.replace("\t", " ")).rstrip()
         if line.strip():
             out.append(line)
+    return circled_hangul_options(out)
+
+
+_HANGUL_LABELS = "가나다라마"
+# A Hangul option label: at the start of a line, or after a wide gap (options set two to a row).
+_HANGUL_LABEL = re.compile(r"(?:^\s*|\s{2,})([가나다라마])\.\s")
+_QUESTION = re.compile(r"^\s*\d{1,3}\.\s")
+
+
+def circled_hangul_options(lines: list[str]) -> list[str]:
+    """A paper that labels its options 가. 나. 다. 라. (KSPO) instead of ①-④: each ordered run of them
+    after a question, label lines one after another, becomes ①-④ (the parser's markers); a paper with
+    circled options keeps its lines, so its 가. 나. lists stay text."""
+    if any(line.lstrip()[:1] in CIRCLED_MARKERS for line in lines):
+        return lines
+    out = list(lines)
+    run: list[tuple[int, re.Match[str]]] = []
+
+    def flush() -> None:
+        if len(run) >= 4:
+            for i, m in reversed(run):
+                out[i] = out[i][: m.start(1)] + chr(ord("①") + _HANGUL_LABELS.index(m.group(1))) + out[i][m.end(1) + 1 :]
+        run.clear()
+
+    for i, line in enumerate(lines):
+        labels = list(_HANGUL_LABEL.finditer(line))
+        if _QUESTION.match(line) or not labels or labels[0].start() != 0:
+            if _QUESTION.match(line) or run and not labels:
+                flush()
+            continue
+        for m in labels:
+            if m.group(1) == "가":
+                flush()
+            if m.group(1) == _HANGUL_LABELS[len(run)] if len(run) < len(_HANGUL_LABELS) else False:
+                run.append((i, m))
+            else:
+                flush()
+    flush()
     return out
