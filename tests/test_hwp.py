@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import struct
 import subprocess
 import sys
 import zipfile
 import zlib
+from functools import lru_cache
 from pathlib import Path
 
 import olefile
@@ -22,7 +24,7 @@ from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp5 import _paragraph_parts, _records
-from curation.readers.hwp_lines import equation_text, table_lines
+from curation.readers.hwp_lines import SizedLine, circled_hangul_options, equation_text, table_lines
 
 
 def _norm(text: str) -> str:
@@ -53,6 +55,33 @@ def test_option_tables_become_option_lines():
     grid = table_lines([(0, 0, ["구분"]), (0, 1, ["금액"]), (1, 0, ["A"]), (1, 1, ["￦5"])], 2, 2)
     assert grid == ["| 구분 | 금액 |", "|---|---|", "| A | ￦5 |"]
     assert table_lines([(0, 0, ["<보기>", "ㄱ. 가"])], 1, 1) == ["<보기>", "ㄱ. 가"]
+
+
+def test_one_row_layout_tables_led_by_a_label_become_lines():
+    # 사회복지사 papers: every question and every option is a one-row table, label cell then text cell; a
+    # boxed <보기> inside the stem cell keeps its own lines.
+    assert table_lines([(0, 0, ["1."]), (0, 1, ["옳은 것은?", "ㄱ. 가", "ㄴ. 나"])], 1, 2) == ["1. 옳은 것은?", "ㄱ. 가", "ㄴ. 나"]
+    assert table_lines([(0, 0, [" ①"]), (0, 1, ["발달에는 개인차가 있다."])], 1, 2) == ["① 발달에는 개인차가 있다."]
+    # The first line keeps the type size of the text it opens with.
+    (line,) = table_lines([(0, 0, ["2."]), (0, 1, [SizedLine("문제", 11.0)])], 1, 2)
+    assert line == "2. 문제" and line.size == 11.0
+    # A one-row table of data (no label first) stays a Markdown row.
+    assert table_lines([(0, 0, ["구분"]), (0, 1, ["금액"])], 1, 2) == ["| 구분 | 금액 |", "|---|---|"]
+
+
+def test_hangul_option_labels_become_circled_markers():
+    lines = ["1. 에너지 소비량은?", "  가. 85Kcal    나. 105Kcal", "  다. 125Kcal    라. 145Kcal",
+             "2. 옳은 것은?", "  가. 하나", "  나. 둘", "  다. 셋", "  라. 넷"]
+    assert circled_hangul_options(lines) == [
+        "1. 에너지 소비량은?", "  ① 85Kcal    ② 105Kcal", "  ③ 125Kcal    ④ 145Kcal",
+        "2. 옳은 것은?", "  ① 하나", "  ② 둘", "  ③ 셋", "  ④ 넷",
+    ]
+    # Not a run of four in order, or a word ending in 다. inside a sentence: left as printed.
+    assert circled_hangul_options(["1. 문제", "가. 하나", "다. 셋"]) == ["1. 문제", "가. 하나", "다. 셋"]
+    assert circled_hangul_options(["1. 분해된다. 나. 아님"]) == ["1. 분해된다. 나. 아님"]
+    # A paper whose options are circled digits keeps its 가. 나. 다. 라. lists as text.
+    circled = ["1. 다음 중", "가. 하나", "나. 둘", "다. 셋", "라. 넷", "① ㄱ", "② ㄴ", "③ ㄷ", "④ ㄹ"]
+    assert circled_hangul_options(circled) == circled
 
 
 def test_equation_script():
@@ -224,3 +253,158 @@ def test_cli_parse_subject_option(tmp_path):
     items = [json.loads(line) for line in (tmp_path / "acct" / "items.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [i["subject"] for i in items] == ["회계학"] * 50
     assert [i["answer"] for i in items] == [[n % 5 + 1] for n in range(1, 51)]
+
+
+# ---- every HWP question paper: its printed items ---------------------------------------------------------
+
+# (file, printed items, options per item, subject headings in order). Counts are the papers' own: 사회복지사 1급
+# 1교시 50, 2·3교시 75 (SOURCES.md, Batch 4); the KSPO paper prints four subjects of 20 (◆ 운동생리학(70) ◆ …).
+HWP_PAPERS = [
+    ("swc1_2022_r20_s1_A_q.hwp", 50, 5, ["사회복지기초(인간행동과 사회환경)", "사회복지기초(사회복지조사론)"]),
+    ("swc1_2023_r21_s1_A_q.hwp", 50, 5, ["사회복지기초(인간행동과 사회환경)", "사회복지기초(사회복지조사론)"]),
+    ("swc1_2024_r22_s2_A_q.hwp", 75, 5,
+     ["사회복지실천(사회복지실천론)", "사회복지실천(사회복지실천기술론)", "사회복지실천(지역사회복지론)"]),
+    ("swc1_2024_r22_s3_A_q.hwp", 75, 5,
+     ["사회복지정책과 제도(사회복지정책론)", "사회복지정책과 제도(사회복지행정론)", "사회복지정책과 제도(사회복지법제론)"]),
+    ("healthex_2015_s1_A_q.hwp", 80, 4, ["운동생리학", "건강·체력평가", "운동처방론", "운동부하검사"]),
+    ("cpa_2024_r59_1st_s3_acct_form1_q.hwp", 50, 5, [None]),
+    ("cpa_2025_r60_1st_s3_acct_form1_q.hwp", 50, 5, [None]),
+]
+
+
+@lru_cache(maxsize=None)
+def _parsed(name: str):
+    return parse(realdata_path("pdf", name))[0]
+
+
+@pytest.mark.parametrize("name,count,options,subjects", HWP_PAPERS, ids=[p[0] for p in HWP_PAPERS])
+def test_every_hwp_paper_gives_its_printed_items(name, count, options, subjects):
+    result = _parsed(name)
+    assert result.route == "hwp5" and result.rejects == []
+    items = result.items
+    assert len(items) == count
+    assert [len(i.options) for i in items] == [options] * count
+    per_subject = count // len(subjects)
+    restarts = name.startswith("healthex")  # KSPO numbers each subject 1-20
+    numbers = [n for _ in subjects for n in range(1, per_subject + 1)] if restarts else list(range(1, count + 1))
+    assert [i.number for i in items] == numbers
+    assert [i.subject for i in items] == [s for s in subjects for _ in range(per_subject)]
+    # No heading or notice is left inside an option.
+    assert not any("◆" in o or "사회복지" in o and "(" in o and o.endswith(")") for i in items for o in i.options)
+
+
+def _item(name: str, number: int, subject: str | None = None):
+    return next(i for i in _parsed(name).items if i.number == number and (subject is None or i.subject == subject))
+
+
+def test_swc1_items_read_as_printed():
+    first = _item("swc1_2022_r20_s1_A_q.hwp", 1)
+    assert first.question == "인간발달의 원리에 관한 설명으로 옳지 않은 것은?"
+    assert first.options[0] == "발달에는 최적의 시기가 존재하지 않는다."
+    assert _item("swc1_2022_r20_s1_A_q.hwp", 4).options == ("ㄷ", "ㄱ, ㄷ", "ㄴ, ㄹ", "ㄱ, ㄴ, ㄹ", "ㄱ, ㄴ, ㄷ, ㄹ")
+    assert _item("swc1_2022_r20_s1_A_q.hwp", 25).options[4] == "ㄴ, ㄷ"  # the next subject heading is not in it
+    # Q70 quotes 사회복지사업법 제34조의5: its ① and its numbered lines 1.-3. stay in the stem.
+    q70 = _item("swc1_2024_r22_s2_A_q.hwp", 70)
+    assert q70.question.startswith("사회복지사업법상 ( )에 들어갈 내용으로 옳은 것은? 제34조의5(사회복지관의 설치 등) ① ")
+    assert "1. 지역사회의 특성과" in q70.question and q70.question.endswith("주민교육 및 ( ㄷ ) 사업")
+    assert q70.options[0] == "ㄱ: 서비스 제공, ㄴ: 사례관리, ㄷ: 조직화"
+    assert q70.options[4] == "ㄱ: 조직화, ㄴ: 지역사회보호, ㄷ: 사례관리"
+    # Q27's option ① begins "6.25 전쟁": no question 6 there.
+    q27 = _item("swc1_2024_r22_s3_A_q.hwp", 27)
+    assert q27.question == "한국 사회복지행정의 역사에 관한 설명으로 옳지 않은 것은?"
+    assert q27.options[0] == "6.25 전쟁 이후 외국원조기관을 중심으로 사회복지시설이 설립되었다."
+
+
+def test_kspo_2015_hangul_labelled_options():
+    paper = "healthex_2015_s1_A_q.hwp"
+    q4 = _item(paper, 4, "운동생리학")  # two options to a row: 가. 85Kcal  나. 105Kcal / 다. 125Kcal  라. 145Kcal
+    assert q4.question.startswith("체중이 60kg인 사람이 산소 1L당 5Kcal를 소비한다고 가정할 때")
+    assert q4.options == ("85Kcal", "105Kcal", "125Kcal", "145Kcal")
+    q1 = _item(paper, 1, "운동생리학")
+    assert q1.options == ("피루브산(pyruvate)", "시트레이트(citrate)", "말레이트(malate)", "숙시네이트(succinate)")
+    # The last item of a subject ends before the next subject's heading.
+    assert _item(paper, 20, "운동생리학").options[3] == "운동 중 휴식시간에는 태양에서 직접적으로 받는 복사열을 피한다."
+    assert _item(paper, 4, "운동처방론").options == ("㉠, ㉢, ㉣", "㉠, ㉣, ㉤", "㉡, ㉢, ㉣", "㉡, ㉢, ㉤")
+
+
+# ---- errors and rejects name the HWP file and its text line ----------------------------------------------
+
+
+def _hwp_with_paragraphs(path: Path, paragraphs: list[str]) -> Path:
+    def rec(tag: int, level: int, payload: bytes) -> bytes:
+        return struct.pack("<I", tag | (level << 10) | (len(payload) << 20)) + payload
+
+    body = b"".join(
+        rec(66, 0, b"\0" * 24) + rec(67, 1, (text + "\r").encode("utf-16-le")) for text in paragraphs
+    )
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    header = b"HWP Document File".ljust(32, b"\0") + struct.pack("<II", 0x05000500, 0x01) + b"\0" * 216
+    _write_ole(path, {"FileHeader": header, "BodyText/Section0": deflate.compress(body) + deflate.flush()})
+    return path
+
+
+def test_hwp_errors_name_the_hwp_file(tmp_path):
+    essay = ["【문제 1】 다음 자료를 이용하여 물음에 답하시오. (25점)"] + [
+        f"{n}. 다음 거래가 재무제표에 미치는 영향을 계산하고 그 근거를 서술하시오." for n in range(1, 8)
+    ]
+    paper = _hwp_with_paragraphs(tmp_path / "essay.hwp", essay)
+    with pytest.raises(InputError) as raised:
+        parse(paper)
+    message = str(raised.value)
+    assert message.startswith(f"{paper}: not a multiple-choice paper")
+    assert ".pdf" not in message
+
+
+def test_hwp_rejects_name_the_text_line(tmp_path):
+    lines: list[str] = []
+    for n in range(1, 7):
+        lines.append(f"{n}. 문제 {n}")
+        if n != 4:
+            lines.extend(f"{m} 답 {k}" for k, m in enumerate("①②③④⑤", start=1))
+    result = parse(_hwp_with_paragraphs(tmp_path / "paper.hwp", lines))[0]
+    assert [i.number for i in result.items] == [1, 2, 3, 5, 6]
+    (reject,) = result.rejects
+    assert reject.number == 4 and reject.page is None and reject.source == str(tmp_path / "paper.hwp")
+    assert "HWP text line 19 ('4. 문제 4')" in reject.detail
+
+
+# ---- answers where the key reads ---------------------------------------------------------------------------
+
+# Transcribed by eye from the keys' pictures (rendered with PyMuPDF at 190-200 dpi), A형 tables, five
+# number/answer pairs a row; "(12345)" is the printed cell "1,2,3,4,5".
+SWC1_2023_S1 = "15545" "32424" "13335" "44522" "11342" "31312" "13154" "25455" "24135" "42432"
+SWC1_2024_S2 = (
+    "43542" "35211" "53425" "13512" "43243" "55413" "13344" "22324" "14552" "42152" "13231" "45143" "32224" "15551"
+    "53244"
+)
+SWC1_2024_S3 = (
+    "31525" "55441" "13441" "241(12345)3" "32523" "32232" "55412" "45334" "54411" "51124" "45353" "22121" "45413"
+    "13514" "52244"
+)
+
+
+def _answers(transcribed: str) -> list[tuple[int, ...]]:
+    return [tuple(int(d) for d in (group or digit)) for group, digit in re.findall(r"\((\d+)\)|(\d)", transcribed)]
+
+
+@lru_cache(maxsize=None)
+def _ocr_key(name: str):
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed: the 사회복지사 keys are pictures")
+    return read_key(realdata_path("pdf", name))
+
+
+@pytest.mark.parametrize(
+    "paper,key,expected",
+    [
+        ("swc1_2023_r21_s1_A_q.hwp", "swc1_2023_r21_answers_IMAGE-ONLY.pdf", SWC1_2023_S1),
+        ("swc1_2024_r22_s2_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S2),
+        ("swc1_2024_r22_s3_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S3),
+    ],
+)
+def test_swc1_hwp_papers_join_their_image_keys(paper, key, expected):
+    # The headings name a section (사회복지실천(사회복지실천론)); the key's tables name the session's subject,
+    # as OCR read it (사회목지실천): the heading's start finds the table.
+    result = parse(realdata_path("pdf", paper), key=_ocr_key(key))[0]
+    assert [i.answer for i in result.items] == _answers(expected)
+    assert result.parse.summary.warnings == []

@@ -186,7 +186,14 @@ def spelled_as(subject: str, names: Iterable[str]) -> str:
 
 
 def _similar_subject(entry_subject: str, wanted: str) -> bool:
-    return SequenceMatcher(None, subject_key(entry_subject), wanted).ratio() >= SIMILAR_SUBJECT
+    """Alike as a whole, or alike as the start of a heading that names a section of the subject
+    (사회복지실천(사회복지실천론) against a key's OCR'd 사회목지실천)."""
+    have = subject_key(entry_subject)
+    if not have:
+        return False
+    return max(
+        SequenceMatcher(None, have, wanted).ratio(), SequenceMatcher(None, have, wanted[: len(have)]).ratio()
+    ) >= SIMILAR_SUBJECT
 
 
 def status_from_text(text: str) -> Status | None:

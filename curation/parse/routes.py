@@ -13,8 +13,10 @@ segmentation, validation and item building as any PDF, and the items point back 
 from __future__ import annotations
 
 import hashlib
+import re
 import statistics
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -193,49 +195,81 @@ _CHARS_PER_LINE = 90
 _LEADING = 14.0
 
 
-def typeset(text: HwpText, dest: Path) -> None:
-    """Lines into a one-column PDF with a text layer."""
+def typeset(text: HwpText, dest: Path) -> list[int]:
+    """Lines into a one-column PDF with a text layer, each at its type size relative to the body's (a
+    heading set larger stays larger, as the parser expects of a heading). Gives the index in ``text.lines``
+    of each page's first line."""
     width = _CHARS_PER_LINE * _FONT_SIZE + 80
     height = 842.0
-    lines: list[str] = []
-    for line in text.lines:
+    known = Counter(size for size in text.sizes if size)
+    body = known.most_common(1)[0][0] if known else None
+    lines: list[tuple[str, float, int]] = []  # (text, size, index of the source line)
+    for index, line in enumerate(text.lines):
+        size = text.sizes[index] if index < len(text.sizes) else None
+        font_size = _FONT_SIZE * size / body if size and body else _FONT_SIZE
         while len(line) > _CHARS_PER_LINE:
             cut = line.rfind(" ", 0, _CHARS_PER_LINE)
             cut = cut if cut > _CHARS_PER_LINE // 2 else _CHARS_PER_LINE
-            lines.append(line[:cut])
+            lines.append((line[:cut], font_size, index))
             line = line[cut:].lstrip()
-        lines.append(line)
+        lines.append((line, font_size, index))
     # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
     top, bottom = 0.15 * height, 0.85 * height
-    per_page = int((bottom - top) // _LEADING)
     # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
     font = pymupdf.Font("cjk")
+    first_lines: list[int] = []
     with pymupdf.open() as doc:
-        for start in range(0, max(1, len(lines)), per_page):
+        start = 0
+        while True:  # at least one page, even for no lines
             page = doc.new_page(width=width, height=height)
+            first_lines.append(lines[start][2] if start < len(lines) else len(text.lines))
             writer = pymupdf.TextWriter(page.rect)
-            y = top + _FONT_SIZE
-            for line in lines[start : start + per_page]:
-                writer.append((40, y), line, font=font, fontsize=_FONT_SIZE)
-                y += _LEADING
+            y = top
+            while start < len(lines):
+                line, font_size, _ = lines[start]
+                leading = max(_LEADING, _LEADING * font_size / _FONT_SIZE)
+                if y + leading > bottom:
+                    break
+                writer.append((40, y + font_size), line, font=font, fontsize=font_size)
+                y += leading
+                start += 1
             writer.write_text(page)
+            if start >= len(lines):
+                break
         doc.save(dest)
+    return first_lines
 
 
 def parse_hwp(path: Path, **kwargs) -> RouteResult:
+    """The HWP paper's lines typeset and parsed; what comes back (items, rejects, errors, warnings) names
+    the HWP file and its text line, never the typeset copy or its pages."""
     text = read_hwp(path)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / (path.stem + ".pdf")
-        typeset(text, pdf)
-        result = parse_paper(pdf, **kwargs)
+        first_lines = typeset(text, pdf)
+        try:
+            result = parse_paper(pdf, **kwargs)
+        except InputError as exc:
+            raise InputError(str(exc).replace(str(pdf), str(path))) from None
+    result.summary.warnings = [w.replace(pdf.name, path.name) for w in result.summary.warnings]
     items = [
         # Pages and boxes of the typeset copy mean nothing in the HWP file.
         i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
         for i in result.items
     ]
-    rejects = [r.model_copy(update={"source": str(path)}) for r in result.rejects]
+    rejects = [_hwp_reject(r, path, text, first_lines) for r in result.rejects]
     return RouteResult(str(path), text.format, items, rejects, result)
+
+
+def _hwp_reject(reject: Reject, path: Path, text: HwpText, first_lines: list[int]) -> Reject:
+    """A reject of the typeset copy pointed at the HWP text line where its question starts."""
+    start = first_lines[reject.page - 1] if reject.page and reject.page <= len(first_lines) else 0
+    number = re.compile(rf"^\s*(?:문(?:제)?\s*)?{reject.number}\s*[.)]") if reject.number is not None else None
+    found = next((k for k in range(start, len(text.lines)) if number and number.match(text.lines[k])), None)
+    where = f"HWP text line {found + 1} ({text.lines[found][:40]!r})" if found is not None else None
+    detail = "; ".join(part for part in (reject.detail, where) if part) or None
+    return reject.model_copy(update={"source": str(path), "page": None, "detail": detail})
 
 
 # ---------------------------------------------------------------------------------------------------

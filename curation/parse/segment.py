@@ -41,6 +41,8 @@ _AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
 _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
 # A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
 _PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
+# A heading set between a pair of ornaments ("◆ 운동생리학(70) ◆"): the name is what they enclose.
+_ORNAMENTED = re.compile(r"^([◆◇■□★☆])(.+)\1$")
 _WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
@@ -169,6 +171,8 @@ def names_a_subject(text: str) -> bool:
     """Whether a line's words could name a subject: short, mostly Hangul, not an instruction, box title,
     title line or sentence, and free of money, figures and number columns (a table's row is not a name)."""
     key = _key(text)
+    if ornamented := _ORNAMENTED.match(key):
+        key = ornamented.group(2)
     if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key) or _SENTENCE_END.search(key):
         return False
     if _AMOUNT.search(key) or 2 * len(_HANGUL.findall(key)) < len(key):

@@ -18,11 +18,13 @@ from pathlib import Path
 import olefile
 
 from curation.core.errors import InputError
-from curation.readers.hwp_lines import HwpText, clean_lines, equation_text, table_lines
+from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
 
 # Record tags (HWPTAG_BEGIN = 0x10)
+CHAR_SHAPE = 0x10 + 5
 PARA_HEADER = 0x10 + 50
 PARA_TEXT = 0x10 + 51
+PARA_CHAR_SHAPE = 0x10 + 52
 CTRL_HEADER = 0x10 + 55
 LIST_HEADER = 0x10 + 56
 TABLE = 0x10 + 61
@@ -106,14 +108,45 @@ def _ctrl_id(rec: _Record) -> str:
     return rec.payload[:4][::-1].decode("latin-1") if len(rec.payload) >= 4 else ""
 
 
+def _char_sizes(doc_info: bytes) -> list[float]:
+    """Each CHAR_SHAPE's base size in points (an INT32 in 1/100 pt after the 42 bytes of faces and ratios)."""
+    return [
+        struct.unpack_from("<i", rec.payload, 42)[0] / 100 if len(rec.payload) >= 46 else 0.0
+        for rec in _walk(_records(doc_info))
+        if rec.tag == CHAR_SHAPE
+    ]
+
+
 class _Hwp5Reader:
+    def __init__(self, char_sizes: list[float]):
+        self.char_sizes = char_sizes
+
     def paragraphs(self, records: list[_Record], out: list[str]) -> None:
         """Paragraphs among ``records`` (siblings) into ``out``, controls expanded in place."""
         for rec in records:
             if rec.tag == PARA_HEADER:
                 self.paragraph(rec, out)
 
+    def type_size(self, para: _Record) -> float | None:
+        """The size most of the paragraph's characters are set in (PARA_CHAR_SHAPE: runs of position, shape)."""
+        text = next((c for c in para.children if c.tag == PARA_TEXT), None)
+        shapes = next((c for c in para.children if c.tag == PARA_CHAR_SHAPE), None)
+        if text is None or shapes is None or len(shapes.payload) < 8:
+            return None
+        runs = [struct.unpack_from("<II", shapes.payload, 8 * k) for k in range(len(shapes.payload) // 8)]
+        length = len(text.payload) // 2
+        counts: dict[float, int] = {}
+        for (start, shape), (end, _) in zip(runs, runs[1:] + [(length, 0)]):
+            if shape < len(self.char_sizes) and end > start:
+                counts[self.char_sizes[shape]] = counts.get(self.char_sizes[shape], 0) + end - start
+        return max(counts, key=counts.__getitem__) if counts else None
+
     def paragraph(self, para: _Record, out: list[str]) -> None:
+        size = self.type_size(para)
+
+        def emit(text: str) -> None:
+            out.extend(SizedLine(line, size) for line in text.split("\n"))
+
         text = next((c for c in para.children if c.tag == PARA_TEXT), None)
         controls = [c for c in para.children if c.tag == CTRL_HEADER]
         parts = _paragraph_parts(text.payload) if text else [""]
@@ -132,7 +165,7 @@ class _Hwp5Reader:
                 current += self.equation(ctrl)
             elif kind in ("tbl ", "gso "):
                 if current.strip():
-                    out.extend(current.split("\n"))
+                    emit(current)
                 current = ""
                 out.extend(self.table(ctrl) if kind == "tbl " else self.boxed(ctrl))
             elif kind not in _SKIPPED_CONTROLS and not kind.startswith("%"):
@@ -140,7 +173,7 @@ class _Hwp5Reader:
                 self.boxed_into(ctrl, inner)
                 current += " ".join(inner)
         if current.strip():
-            out.extend(current.split("\n"))
+            emit(current)
 
     def equation(self, ctrl: _Record) -> str:
         for rec in _walk(ctrl.children):
@@ -212,13 +245,18 @@ def read_hwp5(path: str | Path) -> HwpText:
         if not names:
             raise InputError(f"{path}: the HWP document has no BodyText sections")
         lines: list[str] = []
-        reader = _Hwp5Reader()
+        reader = _Hwp5Reader(_char_sizes(_stream(ole, "DocInfo", flags, path)) if ole.exists("DocInfo") else [])
         for name in names:
-            data = ole.openstream(name).read()
-            if flags & 0x01:
-                try:
-                    data = zlib.decompress(data, -15)
-                except zlib.error as exc:
-                    raise InputError(f"{path}: section {name} is corrupt ({exc})") from exc
-            reader.paragraphs(_records(data), lines)
-    return HwpText(tuple(clean_lines(lines)), str(path), "hwp5", len(names))
+            reader.paragraphs(_records(_stream(ole, name, flags, path)), lines)
+    cleaned, line_sizes = clean_lines(lines)
+    return HwpText(cleaned, str(path), "hwp5", len(names), line_sizes)
+
+
+def _stream(ole: olefile.OleFileIO, name: str, flags: int, path: Path) -> bytes:
+    data = ole.openstream(name).read()
+    if flags & 0x01:
+        try:
+            data = zlib.decompress(data, -15)
+        except zlib.error as exc:
+            raise InputError(f"{path}: {name} is corrupt ({exc})") from exc
+    return data

@@ -9,14 +9,27 @@ import unicodedata
 from dataclasses import dataclass
 
 
+class SizedLine(str):
+    """A line of a paragraph's text, with the type size (pt) most of the paragraph is set in, or None."""
+
+    size: float | None
+
+    def __new__(cls, text: str, size: float | None) -> "SizedLine":
+        line = super().__new__(cls, text)
+        line.size = size
+        return line
+
+
 @dataclass(frozen=True)
 class HwpText:
-    """A paper's text: one entry per line (a paragraph, a line break inside one, a table row)."""
+    """A paper's text: one entry per line (a paragraph, a line break inside one, a table row), and the type
+    size of each line where the document sets one (a paragraph's own text; None for table rows)."""
 
     lines: tuple[str, ...]
     source: str
     format: str  # "hwp5" or "hwpx"
     sections: int
+    sizes: tuple[float | None, ...] = ()
 
 
 def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -> list[str]:
@@ -25,7 +38,9 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     if len(cells) <= 1 or len(filled) <= 1:
         return [line for _, _, lines in cells for line in lines if line.strip()]
     texts = [(row, col, " ".join(line.strip() for line in lines if line.strip())) for row, col, lines in cells]
-    if sum(1 for _, _, text in texts if text in CIRCLED_MARKERS) >= 2:
+    markers = {(row, col) for row, col, text in texts if text in CIRCLED_MARKERS}
+    # Options set in cells pair each marker with its text; a grid of answers (a key) has markers side by side.
+    if len(markers) >= 2 and not any((row, col + 1) in markers for row, col in markers):
         return _option_lines(sorted(texts))
     if len({row for row, _, _ in filled}) == 1 and LABEL.match(" ".join(sorted(filled)[0][2]).strip()):
         return _labelled_row(sorted(filled))
@@ -51,7 +66,9 @@ def _labelled_row(cells: list[tuple[int, int, list[str]]]) -> list[str]:
     line of the cell after it, whose further lines (a boxed <보기> inside the stem) follow as they are."""
     label = " ".join(line.strip() for line in cells[0][2] if line.strip())
     rest = [line for _, _, lines in cells[1:] for line in lines if line.strip()]
-    return [f"{label} {rest[0].strip()}" if rest else label] + rest[1:]
+    if not rest:
+        return [label]
+    return [SizedLine(f"{label} {rest[0].strip()}", getattr(rest[0], "size", None))] + rest[1:]
 
 
 def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
@@ -81,13 +98,17 @@ def equation_text(script: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def clean_lines(lines: list[str]) -> list[str]:
-    out = []
+def clean_lines(lines: list[str]) -> tuple[tuple[str, ...], tuple[float | None, ...]]:
+    """Lines cleaned (tabs to spaces, NFC, blank lines dropped), with the type sizes of those kept."""
+    out: list[str] = []
+    kept_sizes: list[float | None] = []
     for line in lines:
+        size = getattr(line, "size", None)
         line = unicodedata.normalize("NFC", line.replace("\t", " ")).rstrip()
         if line.strip():
             out.append(line)
-    return circled_hangul_options(out)
+            kept_sizes.append(size)
+    return tuple(circled_hangul_options(out)), tuple(kept_sizes)
 
 
 _HANGUL_LABELS = "가나다라마"

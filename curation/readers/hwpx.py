@@ -104,7 +104,8 @@ def read_hwpx(path: str | Path) -> HwpText:
                 raise InputError(f"{path}: {name} is not well-formed XML ({exc})") from exc
             for p in (e for e in root if _local(e.tag) == "p"):
                 reader.paragraph(p, lines)
-    return HwpText(tuple(clean_lines(lines)), str(path), "hwpx", len(names))
+    cleaned, sizes = clean_lines(lines)
+    return HwpText(cleaned, str(path), "hwpx", len(names), sizes)
 
 
 def is_hwpx(path: str | Path) -> bool:
