@@ -133,6 +133,22 @@ def test_hwpx_paragraphs_tables_equations(tmp_path):
     )
 
 
+def test_hwpx_lines_keep_their_type_size(tmp_path):
+    ns = 'xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"'
+    header = f'<hh:head {ns}><hh:charProperties><hh:charPr id="0" height="1000"/><hh:charPr id="1" height="1400"/>' \
+        "</hh:charProperties></hh:head>"
+    section = f"""<hs:sec {ns} xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section">
+ <hp:p><hp:run charPrIDRef="1"><hp:t>사회복지기초</hp:t></hp:run></hp:p>
+ <hp:p><hp:run charPrIDRef="0"><hp:t>1. 옳은 것은?</hp:t></hp:run></hp:p>
+</hs:sec>"""
+    path = tmp_path / "sized.hwpx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("Contents/header.xml", header)
+        archive.writestr("Contents/section0.xml", section)
+    text = read_hwp(path)
+    assert text.lines == ("사회복지기초", "1. 옳은 것은?") and text.sizes == (14.0, 10.0)
+
+
 def test_refuses_what_is_not_hwp(tmp_path):
     bogus = tmp_path / "x.hwp"
     bogus.write_bytes(b"%PDF-1.4 nothing")
@@ -408,3 +424,19 @@ def test_swc1_hwp_papers_join_their_image_keys(paper, key, expected):
     result = parse(realdata_path("pdf", paper), key=_ocr_key(key))[0]
     assert [i.answer for i in result.items] == _answers(expected)
     assert result.parse.summary.warnings == []
+
+
+def test_kspo_2015_hwp_paper_joins_its_hwp_key():
+    # The draft key's A형 rows for the four 1교시 subjects, as the key document prints them (가=1 … 라=4).
+    rows = {
+        "운동생리학": "나라나나라가라라가라나다나가다다가다다가",
+        "건강·체력평가": "다다나다나나다다라가라다라가다라라라나가",
+        "운동처방론": "다가다다다라라라다가나나가라나라가나나가",
+        "운동부하검사": "다다다나가다라다가나다라가가다다나라나라",
+    }
+    key = read_key(realdata_path("pdf", "healthex_2015_s1+s2_AB_draft_key.hwp"))
+    result = parse(realdata_path("pdf", "healthex_2015_s1_A_q.hwp"), key=key)[0]
+    assert [(i.subject, i.answer) for i in result.items] == [
+        (subject, ("가나다라".index(letter) + 1,)) for subject, letters in rows.items() for letter in letters
+    ]
+    assert {i.answer_status for i in result.items} == {"provisional"}

@@ -498,3 +498,43 @@ def test_image_key_without_tesseract_says_what_to_install(monkeypatch, tmp_path)
 )
 def test_headings_stored_as_the_key_spells_the_subject(printed, spelled):
     assert spelled_as(printed, ["보건의약관계법규", "의학총론", "의학각론1", "건강·체력평가", "상법"]) == spelled
+
+
+# ---- keys published as HWP documents -----------------------------------------------------------------------
+
+
+def test_hwp_key_with_hangul_letter_answers():
+    # healthex_2015_s1+s2_AB_draft_key.hwp: "2015년도 건강운동관리사 필기검정 정답가안", tables under
+    # "□ 건강(A형)" and "□ 건강(B형)", one row per subject (8), 20 columns, answers 가/나/다/라 (= options 1-4).
+    key = read_key(realdata_path("pdf", "healthex_2015_s1+s2_AB_draft_key.hwp"))
+    assert key.status == "provisional"
+    assert Counter((e.form, e.subject) for e in key.entries) == {
+        (form, subject): 20
+        for form in ("A", "B")
+        for subject in ("운동생리학", "건강·체력평가", "운동처방론", "운동부하검사", "운동상해", "기능해부학", "병태생리학", "스포츠심리학")
+    }
+    letters = "가나다라"
+    physiology_a = "나라나나라가라라가라나다나가다다가다다가"  # the A형 row 운동생리학, cell by cell
+    assert [_answers(key, n, form="A", subject="운동생리학") for n in range(1, 21)] == [
+        (letters.index(ch) + 1,) for ch in physiology_a
+    ]
+    assert _answers(key, 20, form="B", subject="스포츠심리학") == (4,)  # 라
+
+
+def test_hwp_key_with_multi_answer_cells():
+    # healthex_2016_s1+s2_AB_final_key.hwp: ①-④ glyphs; 기능해부학 A형 2 is "①,②", 3 is "①,②" over "③,④"
+    # in one cell, B형 18 and 19 the same two cells.
+    key = read_key(realdata_path("pdf", "healthex_2016_s1+s2_AB_final_key.hwp"))
+    assert len(key.entries) == 2 * 8 * 20
+    assert _answers(key, 2, form="A", subject="기능해부학") == (1, 2)
+    assert _answers(key, 3, form="A", subject="기능해부학") == (1, 2, 3, 4)
+    assert _answers(key, 18, form="B", subject="기능해부학") == (1, 2, 3, 4)
+    assert _answers(key, 19, form="B", subject="기능해부학") == (1, 2)
+    assert _answers(key, 1, form="A", subject="운동생리학") == (2,)
+    assert _answers(key, 20, form="B", subject="스포츠심리학") == (4,)
+
+
+def test_hwp_without_an_answer_table_is_refused():
+    # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title; the tables are BMP pictures.
+    with pytest.raises(InputError, match="no answer table found"):
+        read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))

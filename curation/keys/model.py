@@ -210,6 +210,7 @@ _ALL_CORRECT = ("전항정답", "모두정답", "전부정답")
 EVERY_OPTION = "every option accepted"
 NO_OPTION = "no correct option, every examinee credited"
 ALL_ACCEPTED_NOTES = (EVERY_OPTION, NO_OPTION)
+_HANGUL_OPTIONS = "가나다라마"
 _NONE_CORRECT = ("정답없음", "정답 없음")
 
 
@@ -234,6 +235,9 @@ def read_answer_cell(text: str, *, options: int = 5) -> CellReading:
             answers=tuple(range(1, options + 1)), note=f"{squashed}: {NO_OPTION}"
         )
     folded = unicodedata.normalize("NFKC", squashed)
+    if re.fullmatch(r"[가나다라마](?:[,./·、][가나다라마])*", folded):
+        # options labelled 가. 나. 다. 라. (KSPO 2015): the letters in that order
+        folded = "".join(str(_HANGUL_OPTIONS.index(ch) + 1) if ch in _HANGUL_OPTIONS else ch for ch in folded)
     if not folded or not re.fullmatch(r"[\d,./·、]+", folded):
         raise ValueError(f"not an answer cell: {text!r}")
     digits = tuple(int(ch) for ch in folded if ch.isdigit())

@@ -8,11 +8,13 @@ from pathlib import Path
 import pymupdf
 
 from curation.core.errors import InputError
+from curation.keys.hwp_table import read_hwp_key
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
 from curation.keys.rows import group_rows
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.parse.words import Word
+from curation.readers.hwpx import is_hwpx
 from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
@@ -20,7 +22,7 @@ MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table 
 
 def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
     """Read an answer key: a PDF (text tables, image tables, vector outlines, scans), a PNG/JPEG picture of
-    one, CSV, XLSX or JSON.
+    one, an HWP 5 / HWPX document with a text table, CSV, XLSX or JSON.
     ``ocr``: ``auto`` OCRs pages whose tables are not text, ``always`` OCRs every page, ``never`` refuses
     pages without a text table."""
     if ocr not in ("auto", "always", "never"):
@@ -39,13 +41,15 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
         status, entries = read_csv_key(path)
     elif kind == "zip" and _is_xlsx(path):
         status, entries = read_xlsx_key(path)
+    elif kind == "ole" or (kind == "zip" and is_hwpx(path)):
+        status, entries = read_hwp_key(path)
     elif kind == "html":
         raise InputError(
             f"{path}: is an HTML page, not an answer key (the site served a web page, often an error or login "
             "page, under this name); download the key again and check it opens as a PDF"
         )
     else:
-        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, PNG/JPEG, CSV, XLSX or JSON file")
+        raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, PNG/JPEG, HWP, CSV, XLSX or JSON file")
     if not entries:
         raise InputError(f"{path}: no answer table found in this {describe(kind)}")
     _check_complete(path, entries)

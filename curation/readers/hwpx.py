@@ -10,18 +10,40 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from curation.core.errors import InputError
-from curation.readers.hwp_lines import HwpText, clean_lines, equation_text, table_lines
+from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
 
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def _char_sizes(header: bytes) -> dict[str, float]:
+    """``Contents/header.xml``: each ``hh:charPr``'s size in points (``height`` in 1/100 pt), by its id."""
+    root = ElementTree.fromstring(header)
+    return {
+        e.get("id", ""): int(e.get("height", "0")) / 100 for e in root.iter() if _local(e.tag) == "charPr"
+    }
+
+
 class _HwpxReader:
+    def __init__(self, char_sizes: dict[str, float]):
+        self.char_sizes = char_sizes
+
     def paragraph(self, p: ElementTree.Element, out: list[str]) -> None:
         current = self._inline(p, out, "")
         if current.strip():
-            out.extend(current.split("\n"))
+            size = self.type_size(p)
+            out.extend(SizedLine(line, size) for line in current.split("\n"))
+
+    def type_size(self, p: ElementTree.Element) -> float | None:
+        """The size most of the paragraph's own runs' characters are set in."""
+        counts: dict[float, int] = {}
+        for run in (e for e in p if _local(e.tag) == "run"):
+            size = self.char_sizes.get(run.get("charPrIDRef", ""))
+            length = sum(len(self._text(t)) for t in run if _local(t.tag) == "t")
+            if size and length:
+                counts[size] = counts.get(size, 0) + length
+        return max(counts, key=counts.__getitem__) if counts else None
 
     def _inline(self, elem: ElementTree.Element, out: list[str], current: str) -> str:
         for child in elem:
@@ -96,7 +118,12 @@ def read_hwpx(path: str | Path) -> HwpText:
         if not names:
             raise InputError(f"{path}: a ZIP without Contents/sectionN.xml: not an HWPX document")
         lines: list[str] = []
-        reader = _HwpxReader()
+        try:
+            has_header = "Contents/header.xml" in archive.namelist()
+            sizes = _char_sizes(archive.read("Contents/header.xml")) if has_header else {}
+        except ElementTree.ParseError as exc:
+            raise InputError(f"{path}: Contents/header.xml is not well-formed XML ({exc})") from exc
+        reader = _HwpxReader(sizes)
         for name in names:
             try:
                 root = ElementTree.fromstring(archive.read(name))
