@@ -538,3 +538,11 @@ def test_hwp_without_an_answer_table_is_refused():
     # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title; the tables are BMP pictures.
     with pytest.raises(InputError, match="no answer table found"):
         read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))
+
+
+def test_hangul_letter_answer_cells():
+    # KSPO 2015 labels options 가. 나. 다. 라.; its key answers with the letters.
+    assert read_answer_cell("가").answers == (1,)
+    assert read_answer_cell("나, 라").answers == (2, 4)
+    with pytest.raises(ValueError):
+        read_answer_cell("가나")  # not a cell: two letters without a separator

@@ -2,9 +2,10 @@
 
 - ``model``: ``KeyEntry``/``AnswerKey`` (form codes: A형 -> ``A``, ①형 -> ``1``, 홀수형 -> ``odd``,
   짝수형 -> ``even``), answer cells, provisional/final from the document's words.
-- ``reader``: ``read_key`` routes by magic bytes: PDF, PNG/JPEG, CSV, XLSX, JSON; refuses HTML and the rest.
+- ``reader``: ``read_key`` routes by magic bytes: PDF, PNG/JPEG, HWP/HWPX, CSV, XLSX, JSON; refuses HTML and the rest.
 - ``text_table``: text-layer tables (국시원 rows, FSS CPA blocks, KSPO matrices), column by header.
 - ``image_table`` / ``circled`` / ``shapes``: picture and outline tables (HRDK grids, KSPO circled digits).
+- ``hwp_table``: HWP 5 / HWPX keys, their tables laid out for ``text_table``.
 - ``tabular``: CSV/XLSX/JSON keys.  ``rows``: words with boxes grouped into rows.
 """
 

@@ -6,8 +6,9 @@ enter the parser's word stream with their confidence, and items whose words are 
 carry the ``ocr_low_confidence`` flag so that review sees them first.
 
 HWP and HWPX papers have no page geometry to segment: their lines (paragraphs, option tables, Markdown
-tables) are typeset into a plain one-column PDF with a text layer, which then goes through the same
-segmentation, validation and item building as any PDF, and the items point back at the HWP file.
+tables) are typeset into a plain one-column PDF with a text layer, each line at its type size, which then goes
+through the same segmentation, validation and item building as any PDF, and the items, rejects and errors point
+back at the HWP file.
 """
 
 from __future__ import annotations

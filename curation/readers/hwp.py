@@ -6,8 +6,13 @@ Read directly rather than through a library: the one HWP 5 parser on PyPI, pyhwp
 are editors built for writing documents. Both formats are small enough to read here: ``hwp5`` reads the OLE
 records, ``hwpx`` the OWPML XML, and ``hwp_lines`` holds what both build from them.
 
-Tables of one cell (the boxed <보기> blocks) become plain lines; larger tables become Markdown rows, as
-the PDF route inlines them. Headers, footers and page numbers are left out, like page furniture in a PDF.
+Tables of one cell (the boxed <보기> blocks) become plain lines; a one-row layout table led by a label cell
+(``1.`` | stem, ``①`` | option: how 사회복지사 papers set every question and option) becomes the line the
+label opens; larger tables become Markdown rows, as the PDF route inlines them. Each paragraph's line keeps
+the type size most of it is set in, so headings and notices set larger stay set apart. Options labelled
+가. 나. 다. 라. (on a paper without circled options) become ①-④. Headers, footers and page numbers are left
+out, like page furniture in a PDF. No paper at hand uses Hancom's paragraph numbering (no NUMBERING record,
+no numbered paragraph head): numbers are read as typed.
 """
 
 from __future__ import annotations
