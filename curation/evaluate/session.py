@@ -131,7 +131,7 @@ def run_evaluation(request: EvalRequest, on_start: Callable[[int], None] | None 
                 max_retries=r.max_retries,
             ))
             engine = client
-            detail = f"base_url={client.url.removesuffix('/chat/completions')} concurrency={r.concurrency}"
+            detail = f"base_url={client.server.base_url} concurrency={r.concurrency}"
         if on_start:
             on_start(len(items))
         outcome = evaluate(items, engine, cache, key, spec, on_response)
