@@ -4,22 +4,18 @@ stem only."""
 
 from __future__ import annotations
 
-import functools
-import io
 import json
 import pickle
 import random
 import subprocess
 import sys
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import realdata_path
+from support.http_server import LocalServer, serve_directory
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
 
 from curation.core.errors import InputError
@@ -218,40 +214,15 @@ def test_index_pickles_without_its_bitmaps(corpus):
     assert all(np.array_equal(a.hashes, b.hashes) for a, b in zip(clone.tables, index.tables))
 
 
-class RangeHandler(SimpleHTTPRequestHandler):
-    """A static file server that answers byte ranges, as the Hub and S3 do (parquet readers seek)."""
-
-    def send_head(self):
-        spec = self.headers.get("Range")
-        if not spec:
-            return super().send_head()
-        path = Path(self.translate_path(self.path))
-        data = path.read_bytes()
-        start, _, end = spec.removeprefix("bytes=").partition("-")
-        start, end = int(start), min(int(end) if end else len(data) - 1, len(data) - 1)
-        self.send_response(206)
-        self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.end_headers()
-        return io.BytesIO(data[start : end + 1])
-
-    def log_message(self, *args):
-        pass
-
-
 def test_shards_behind_an_http_url(corpus, result):
     """A shard read through fsspec from a real local HTTP server gives the same hits as the local file."""
     root, items, _ = corpus
     res, _, _ = result
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(RangeHandler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/planted/000_00000.parquet"
+    with LocalServer(fallback=serve_directory(root)) as server:
+        url = server.url("/planted/000_00000.parquet")
         assert list_shards([url])[0].url == url
         params = DecontamParams(batch_rows=200)
         remote = scan_shard(url, ItemIndex.build(items, params), params)
-    finally:
-        server.shutdown()
     local = [h for h in res.hits if "/planted/" in h.shard]
     assert sorted((h.item_id, h.row, h.span) for h in remote) == sorted((h.item_id, h.row, h.span) for h in local)
 
