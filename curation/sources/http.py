@@ -116,6 +116,10 @@ class HttpClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def cookie(self, name: str) -> str:
+        """A cookie the servers have set on this client (a session's CSRF token), "" when none."""
+        return self._client.cookies.get(name, "")
+
     def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         """The answer to a request, retried as the policy says; a non-retryable status is returned as is."""
 
