@@ -12,7 +12,8 @@ import pymupdf
 import pytest
 from conftest import realdata_path
 
-from curation.ocr import OcrError, page_regions
+from curation.ocr.layout import page_regions
+from curation.ocr.types import OcrError
 from curation.ocr.vlm import VlmConfig, lines_to_words, transcribe
 from curation.parse import parse
 from curation.parse.routes import rasterise

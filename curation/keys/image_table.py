@@ -12,7 +12,7 @@ lines and tokens, and two table shapes are recognised from the layout alone:
 - matrix (KSPO): a subject cell, then one circled digit per column (columns numbered 1..N); circled digits
   are read by ``circled``.
 
-Only words go to Tesseract (through ``tesseract``, the adapter): all label lines of
+Only words go to Tesseract (through ``image_text``): all label lines of
 a document in one call, the form letters in another, with single-line retries for lines page segmentation
 drops. Anything that cannot be read is refused with the file, page and row, never returned partially.
 """
@@ -28,11 +28,12 @@ import numpy as np
 import pymupdf
 
 from curation.core.errors import InputError
-from curation.keys.circled import is_circled, read_circled
+from curation.keys.circled import read_circled
+from curation.keys.image_text import read_block, read_lines, require_tesseract
 from curation.keys.model import KeyEntry, normalise_form
 from curation.keys.shapes import shape_vector
-from curation.keys.tesseract import read_block, read_lines, require_tesseract
 from curation.keys.words import Word, group_rows
+from curation.ocr.rings import is_circled
 
 INK_THRESHOLD = 140
 PAIRS_MIN = 2

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import httpx
 import pymupdf
 
-from curation.ocr import OcrError, OcrPage, OcrWord, Region
+from curation.ocr.types import OcrError, OcrPage, OcrWord, Region
 
 VLM_CONFIDENCE = 100.0
 _TOKEN = re.compile(r"[\u2460-\u2473\u3260-\u327f]|[^\s\u2460-\u2473\u3260-\u327f]+")
