@@ -19,8 +19,8 @@ def _u8(mask: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(mask, dtype=np.uint8)
 
 
-def _erode(mask: np.ndarray, kernel: np.ndarray, anchor: tuple[int, int] = (-1, -1), iterations: int = 1) -> np.ndarray:
-    return cv2.erode(mask, kernel, anchor=anchor, iterations=iterations, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+def _erode(mask: np.ndarray, kernel: np.ndarray, iterations: int = 1) -> np.ndarray:
+    return cv2.erode(mask, kernel, iterations=iterations, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def _dilate(mask: np.ndarray, kernel: np.ndarray, anchor: tuple[int, int] = (-1, -1)) -> np.ndarray:
@@ -54,7 +54,7 @@ def smear_rows(mask: np.ndarray, size: int) -> np.ndarray:
 def open_square(mask: np.ndarray, side: int) -> np.ndarray:
     """Opening by a ``side`` x ``side`` square: the parts of the mask that such a square fits into."""
     kernel = np.ones((side, side), np.uint8)
-    # The dilation's window mirrors the erosion's: for an even side it sits one pixel further up and left.
+    # The dilation's window mirrors the erosion's: for an even side it reaches one pixel further down and right.
     mirrored = (side - 1 - side // 2, side - 1 - side // 2)
     return _dilate(_erode(_u8(mask), kernel), kernel, anchor=mirrored).astype(bool)
 
