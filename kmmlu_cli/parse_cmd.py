@@ -17,7 +17,7 @@ from rich.table import Table
 from curation.core.errors import InputError
 from curation.core.io import write_items, write_jsonl
 from curation.keys import read_key
-from curation.ocr import OcrConfig
+from curation.ocr.types import OcrConfig
 from curation.parse import PaperMeta
 from curation.parse.paper import save_crops
 from kmmlu_cli import app, console

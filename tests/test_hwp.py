@@ -17,7 +17,7 @@ from conftest import realdata_path
 
 from curation.core.errors import InputError
 from curation.keys import read_key
-from curation.ocr import char_accuracy
+from curation.ocr.types import char_accuracy
 from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines

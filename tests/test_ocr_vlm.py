@@ -11,7 +11,8 @@ import pytest
 from conftest import realdata_path
 from support.http_server import LocalServer, send_json
 
-from curation.ocr import OcrError, page_regions
+from curation.ocr.layout import page_regions
+from curation.ocr.types import OcrError
 from curation.ocr.vlm import VlmConfig, lines_to_words, transcribe
 from curation.parse import parse
 from curation.parse.routes import rasterise

@@ -115,7 +115,7 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
         if status is None and untexted and ocr != "never":
             # A title drawn as outlines or pictured (건강운동관리사 "1교시 (가안)"): one OCR call on the
             # top band of the first page without a text layer.
-            from curation.keys.image_table import read_title
+            from curation.keys.image_labels import read_title
 
             status = status_from_text(read_title(document[untexted[0]], source=path))
     return status, [entry for entries in per_page for entry in entries]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from curation.ocr import OcrError, OcrPage, OcrWord, Region
+from curation.ocr.types import OcrError, OcrPage, OcrWord, Region
 from curation.sources.model_server import ModelServer, ModelServerError
 
 VLM_CONFIDENCE = 100.0

@@ -22,10 +22,14 @@ from typing import Callable, Literal
 
 import pymupdf
 
-from curation import ocr as ocr_mod
 from curation.core.errors import InputError
 from curation.core.item import Item
 from curation.core.rejects import Reject
+from curation.ocr.numbers import QuestionNumbers
+from curation.ocr.page import ocr_page
+from curation.ocr.tesseract import install_hint, tesseract_available
+from curation.ocr.triage import pages_to_ocr
+from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.words import Word
@@ -55,21 +59,21 @@ class OcrWordSource:
 
     def __init__(
         self,
-        read: Callable[[pymupdf.Page], ocr_mod.OcrPage],
+        read: Callable[[pymupdf.Page], OcrPage],
         low_confidence: float,
         on_page: Callable[[int, int], None] | None = None,
     ) -> None:
         self.read = read
         self.low_confidence = low_confidence
         self.on_page = on_page  # called with (page number, pages in the document) after each page
-        self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        self.pages: dict[int, tuple[OcrWord, ...]] = {}
         # The gutter of each page whose columns OCR found in the image: the parser takes it as given, since
         # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
         self.gutters: dict[int, float] = {}
         # The rules printed on each page read by OCR, which has no drawn paths to find tables by.
         self.rules: dict[int, list] = {}
-        self.numbers = ocr_mod.QuestionNumbers()
-        self._read_ahead: dict[int, ocr_mod.OcrPage] = {}
+        self.numbers = QuestionNumbers()
+        self._read_ahead: dict[int, OcrPage] = {}
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
         read = self._read_ahead.pop(page.number, None) or self.read(page)
@@ -82,7 +86,7 @@ class OcrWordSource:
             self.on_page(page.number + 1, page.parent.page_count)
         return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
 
-    def _next_words(self, page: pymupdf.Page) -> tuple[ocr_mod.OcrWord, ...]:
+    def _next_words(self, page: pymupdf.Page) -> tuple[OcrWord, ...]:
         """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
         number = page.number + 1
         if number >= page.parent.page_count:
@@ -97,12 +101,12 @@ class OcrWordSource:
             return item
         x0, y0, x1, y1 = item.bbox
         inside = [w for w in self.pages[item.page - 1] if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and y0 - 1 <= (w.y0 + w.y1) / 2 <= y1 + 1]
-        if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
+        if is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
             return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
         return item
 
 
-def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | None:
+def _gutter(regions: tuple[Region, ...], page_height: float) -> float | None:
     """x between the tallest pair of side-by-side column regions, or None for a one-column page."""
     best: tuple[float, float] | None = None
     for left in regions:
@@ -115,7 +119,7 @@ def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | 
     return best[1] if best else None
 
 
-def _type_sizes(words: tuple[ocr_mod.OcrWord, ...]) -> list[float]:
+def _type_sizes(words: tuple[OcrWord, ...]) -> list[float]:
     """Type size of each OCR word for segmentation, from its box height. OCR boxes of body text vary by a
     third either way (a syllable's box stretched by an accent or the line below), and a line of body text
     read as larger type is set apart like a heading: heights within that spread count as the page's body
@@ -131,7 +135,7 @@ def parse_pdf(
     path: Path,
     *,
     ocr: OcrMode = "auto",
-    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    config: OcrConfig = OcrConfig(),
     vlm: VlmConfig | None = None,
     on_page: Callable[[int, int], None] | None = None,
     **kwargs,
@@ -141,16 +145,16 @@ def parse_pdf(
     hook = None
     if ocr != "never":
         with pymupdf.open(path) as doc:
-            need = ocr_mod.pages_to_ocr(doc, "always" if ocr == "always" else "auto")
+            need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
         if need and vlm is not None:
             hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
         elif need:
-            if not ocr_mod.tesseract_available(config.lang):
+            if not tesseract_available(config.lang):
                 raise InputError(
                     f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
-                    f"installed: {ocr_mod.install_hint(config.lang)}, or pass --ocr never"
+                    f"installed: {install_hint(config.lang)}, or pass --ocr never"
                 )
-            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence, on_page)
+            hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page)
     if ocr == "always" and hook is not None:
         result = _parse_forcing_ocr(path, hook, **kwargs)
     else:
@@ -244,7 +248,7 @@ def parse(
     path: str | Path,
     *,
     ocr: OcrMode = "auto",
-    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    config: OcrConfig = OcrConfig(),
     limits: BundleLimits = BundleLimits(),
     vlm: VlmConfig | None = None,
     on_page: Callable[[int, int], None] | None = None,
