@@ -88,7 +88,8 @@ def plan_scan_task(items: list[Item], web: list[str], params: DecontamParams) ->
 
 
 @task(name="scan-shard", cache_policy=CACHED, persist_result=True)
-def scan_task(shard_url: str, shard_version: str, index: ItemIndex, params: DecontamParams, items_digest: str) -> list[Hit]:
+def scan_task(shard_url: str, shard_version: str, index: ItemIndex, params: DecontamParams,
+              items_digest: str) -> list[Hit]:
     """One shard on whichever worker the task runner picks (a Dask or Ray cluster)."""
     return scan_shard(shard_url, index, params)
 
@@ -178,6 +179,7 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
         pushed = review_push_task(store, review_project, annotators, overlap)
         summaries.append(StageSummary.of("review push", found_in=len(items), out=len(items),
                                          notes=f"{sum(p.tasks_imported for p in pushed)} tasks imported, "
-                                               f"{sum(p.tasks_present for p in pushed)} already there; overlap {overlap}"))
+                                               f"{sum(p.tasks_present for p in pushed)} already there; "
+                                               f"overlap {overlap}"))
     publish("refresh", summaries)
     return summaries

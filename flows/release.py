@@ -48,8 +48,9 @@ def release_flow(version: str, store: str = "data", out: str = "releases", name:
         if problems:
             raise InputError(f"{result.release_dir}: the new release does not verify: {problems[0]}")
         counts = result.manifest.counts
+        excluded = {reason: n for reason, n in result.excluded.items() if n}
         released = Released([StageSummary.of("release", found_in=counts.items + counts.excluded_items,
-                                              out=counts.items, rejected={k: v for k, v in result.excluded.items() if v},
-                                              notes=str(result.release_dir))], result)
+                                              out=counts.items, rejected=excluded, notes=str(result.release_dir))],
+                            result)
     publish("release", released.summaries)
     return released

@@ -68,7 +68,9 @@ class _LazyCommands(TyperGroup):
         for name, listed in COMMANDS.items():
             self.add_command(_Unloaded(name, help=listed.summary))
 
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         name, command, rest = super().resolve_command(ctx, args)
         if isinstance(command, _Unloaded) and name is not None:
             command = load_command(name)

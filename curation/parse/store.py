@@ -83,11 +83,12 @@ def paper_jobs(found: Sequence[Found], downloads: Downloads, raw: str | os.PathL
         if entry is None:
             continue
         key_entry = downloads.entries.get(key.url) if key else None
-        out_dir = store_path / "items" / (entry.license or "_unsorted") / str(entry.year or "_unknown") / Path(entry.path).stem
+        paper_folder = Path(entry.license or "_unsorted") / str(entry.year or "_unknown") / Path(entry.path).stem
         jobs.append(PaperJob(
             paper=str(raw_path / entry.path), paper_sha256=entry.sha256,
-            key=str(raw_path / key_entry.path) if key_entry else None, key_sha256=key_entry.sha256 if key_entry else None,
-            license=entry.license or "unknown", year=entry.year or year, source_url=entry.url, out_dir=str(out_dir),
+            key=str(raw_path / key_entry.path) if key_entry else None,
+            key_sha256=key_entry.sha256 if key_entry else None, license=entry.license or "unknown",
+            year=entry.year or year, source_url=entry.url, out_dir=str(store_path / "items" / paper_folder),
         ))
     return jobs
 
