@@ -17,11 +17,15 @@ from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
 
 @dataclass
 class OutputsPresent(CachePolicy):
-    folder_input: str = "out_dir"
+    """``folder``: the task input that names the folder, or ``input.attribute`` (``job.out_dir``)."""
+
+    folder: str = "job.out_dir"
 
     def compute_key(self, task_ctx: Any, inputs: dict[str, Any], flow_parameters: dict[str, Any], **kwargs: Any) -> str | None:
-        folder = Path(str(inputs.get(self.folder_input, "")))
-        files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+        name, _, attribute = self.folder.partition(".")
+        value = inputs.get(name)
+        folder = getattr(value, attribute, None) if attribute else value
+        files = sorted(p for p in Path(folder).rglob("*") if p.is_file()) if folder and Path(folder).is_dir() else []
         if not files:
             return uuid.uuid4().hex  # nothing there: never a cache hit
         digest = hashlib.sha256()

@@ -9,10 +9,12 @@ import typer
 from rich.table import Table
 
 from curation.core.lock import FolderLock
-from kmmlu_cli import app, console, err_console
+from kmmlu_cli import console, err_console
+
+cli = typer.Typer()
 
 
-@app.command("parse-batch")
+@cli.command("parse-batch")
 def parse_batch_cmd(
     papers: List[str] = typer.Argument(..., help="Question papers; PAPER=KEY parses a paper with its answer key."),
     out: Path = typer.Option(..., "--out", help="Folder for <paper>/items.jsonl and quarantine.jsonl."),

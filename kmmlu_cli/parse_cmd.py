@@ -20,10 +20,12 @@ from curation.keys import read_key
 from curation.ocr.types import OcrConfig
 from curation.parse import PaperMeta
 from curation.parse.paper import save_crops
-from kmmlu_cli import app, console
+from kmmlu_cli import console
+
+cli = typer.Typer()
 
 
-@app.command("parse")
+@cli.command("parse")
 def parse_cmd(
     paper: Path = typer.Argument(..., help="Question paper: PDF (with or without text), HWP, HWPX or a ZIP of them."),
     key: Optional[Path] = typer.Option(None, "--key", help="Official answer key (PDF, CSV, JSON, XLSX)."),

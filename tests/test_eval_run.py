@@ -24,6 +24,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("prefect_harness")  # `eval run` runs the evaluate flow
 
 
 def invoke(*args: str) -> str:

@@ -9,12 +9,15 @@ only ever applied inside matching keys (see ``curation.core.textnorm``), never t
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from typing import Any, Iterable, Literal
+from typing import TYPE_CHECKING, Any, Iterable, Literal
 
-import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 AnswerStatus = Literal["provisional", "final"]
 
@@ -124,41 +127,49 @@ class Item(BaseModel):
 
 ITEM_FIELDS: tuple[str, ...] = tuple(Item.model_fields)
 
-# Parquet schema for the full item; a release writes a subset of these columns.
-ITEM_ARROW_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("question", pa.string()),
-        ("options", pa.list_(pa.string())),
-        ("answer", pa.list_(pa.int64())),
-        ("answer_status", pa.string()),
-        ("answer_source", pa.string()),
-        ("license", pa.string()),
-        ("license_ko", pa.string()),
-        ("year", pa.int64()),
-        ("round", pa.int64()),
-        ("session", pa.int64()),
-        ("form", pa.string()),
-        ("subject", pa.string()),
-        ("number", pa.int64()),
-        ("has_image", pa.bool_()),
-        ("image_path", pa.string()),
-        ("source_url", pa.string()),
-        ("source_path", pa.string()),
-        ("source_sha256", pa.string()),
-        ("page", pa.int64()),
-        ("bbox", pa.list_(pa.float64())),
-        ("flags", pa.list_(pa.string())),
-        ("parser_version", pa.string()),
-        ("revision", pa.int64()),
-    ]
-)
-assert tuple(ITEM_ARROW_SCHEMA.names) == ITEM_FIELDS, "arrow schema must list every item field in order"
+@functools.cache
+def item_arrow_schema() -> pa.Schema:
+    """Parquet schema for the full item; a release writes a subset of these columns. (pyarrow is imported
+    here, not with the module: commands that read no parquet start faster.)"""
+    import pyarrow as pa
+
+    schema = pa.schema(
+        [
+            ("id", pa.string()),
+            ("question", pa.string()),
+            ("options", pa.list_(pa.string())),
+            ("answer", pa.list_(pa.int64())),
+            ("answer_status", pa.string()),
+            ("answer_source", pa.string()),
+            ("license", pa.string()),
+            ("license_ko", pa.string()),
+            ("year", pa.int64()),
+            ("round", pa.int64()),
+            ("session", pa.int64()),
+            ("form", pa.string()),
+            ("subject", pa.string()),
+            ("number", pa.int64()),
+            ("has_image", pa.bool_()),
+            ("image_path", pa.string()),
+            ("source_url", pa.string()),
+            ("source_path", pa.string()),
+            ("source_sha256", pa.string()),
+            ("page", pa.int64()),
+            ("bbox", pa.list_(pa.float64())),
+            ("flags", pa.list_(pa.string())),
+            ("parser_version", pa.string()),
+            ("revision", pa.int64()),
+        ]
+    )
+    assert tuple(schema.names) == ITEM_FIELDS, "arrow schema must list every item field in order"
+    return schema
 
 
 def items_to_table(items: Iterable[Item]) -> pa.Table:
+    import pyarrow as pa
+
     records = [item.to_record() for item in items]
-    return pa.Table.from_pylist(records, schema=ITEM_ARROW_SCHEMA)
+    return pa.Table.from_pylist(records, schema=item_arrow_schema())
 
 
 def items_from_table(table: pa.Table) -> list[Item]:
