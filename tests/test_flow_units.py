@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from localserver import LocalServer, serve_bytes
+from support.http_server import LocalServer, serve_bytes
 
 from curation.core.errors import InputError
 from curation.core.io import read_jsonl
