@@ -4,7 +4,7 @@
   짝수형 -> ``even``), answer cells, provisional/final from the document's words.
 - ``reader``: ``read_key`` routes by magic bytes: PDF, PNG/JPEG, CSV, XLSX, JSON; refuses HTML and the rest.
 - ``text_table``: text-layer tables (국시원 rows, FSS CPA blocks, KSPO matrices), column by header.
-- ``image_table`` / ``circled`` / ``shapes``: picture and outline tables (HRDK grids, KSPO circled digits).
+- ``image_table`` / ``glyphs`` / ``circled`` / ``shapes``: picture and outline tables (HRDK grids, KSPO circled digits).
 - ``tabular``: CSV/XLSX/JSON keys.  ``rows``: words with boxes grouped into rows.
 """
 
