@@ -10,21 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-RELEASE_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("question", pa.string()),
-        ("options", pa.list_(pa.string())),
-        ("answer", pa.list_(pa.int64())),
-        ("license", pa.string()),
-        ("license_ko", pa.string()),
-        ("subject", pa.string()),
-        ("year", pa.int64()),
-        ("source_url", pa.string()),
-        ("source_sha256", pa.string()),
-        ("page", pa.int64()),
-    ]
-)
+from curation.release.schema import RELEASE_SCHEMA
 
 NAMES_KO = {"cpa": "공인회계사", "lawyer": "변호사", "judicial_scrivener": "법무사", "customs_broker": "관세사"}
 
@@ -32,13 +18,18 @@ NAMES_KO = {"cpa": "공인회계사", "lawyer": "변호사", "judicial_scrivener
 def sample_record(license: str, subject: str, number: int, answer: list[int], options: int = 5) -> dict:
     return {
         "id": f"{license}-2025-1-A-{number:03d}",
+        "license": license,
+        "license_ko": NAMES_KO.get(license, license),
+        "year": 2025,
+        "round": 60,
+        "session": 1,
+        "form": "A",
+        "subject": subject,
+        "number": number,
         "question": f"{subject}에 관한 설명으로 옳은 것은? (문항 {number})",
         "options": [f"{subject} 선택지 {k}번 내용입니다." for k in range(1, options + 1)],
         "answer": answer,
-        "license": license,
-        "license_ko": NAMES_KO.get(license, license),
-        "subject": subject,
-        "year": 2025,
+        "answer_status": "final",
         "source_url": f"https://example.go.kr/{license}/2025.pdf",
         "source_sha256": hashlib.sha256(license.encode()).hexdigest(),
         "page": 1 + number // 10,

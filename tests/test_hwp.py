@@ -20,7 +20,9 @@ from curation.keys import read_key
 from curation.ocr.types import char_accuracy
 from curation.parse import parse
 from curation.parse.meta import PaperMeta
-from curation.readers.hwp import _paragraph_parts, _records, equation_text, read_hwp, table_lines
+from curation.readers.hwp import read_hwp
+from curation.readers.hwp5 import _paragraph_parts, _records
+from curation.readers.hwp_lines import equation_text, table_lines
 
 
 def _norm(text: str) -> str:

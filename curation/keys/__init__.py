@@ -8,7 +8,7 @@
   as glyphs and tokens), ``grids`` (tables from the layout), ``digits`` (digit templates, answer cells,
   ``circled`` digits, ``shapes`` to compare glyphs) and ``image_labels`` (session, form, subject, title),
   with ``image_text`` reading words through the one Tesseract adapter, ``curation.ocr.tesseract``.
-- ``tabular``: CSV/XLSX/JSON keys.  ``words``: words with boxes grouped into rows.
+- ``tabular``: CSV/XLSX/JSON keys.  ``rows``: words with boxes grouped into rows.
 """
 
 from curation.keys.model import AnswerKey, KeyEntry, normalise_form

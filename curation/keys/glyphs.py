@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pymupdf
 
-from curation.keys.words import Word, group_rows
+from curation.keys.rows import group_rows
+from curation.parse.words import Word
 
 INK_THRESHOLD = 140
 
@@ -63,7 +64,7 @@ def page_lines(gray: np.ndarray) -> tuple[list[list[Token]], float] | None:
             continue
         crop = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
         glyphs.append(Glyph((int(x), int(y), int(x + w), int(y + h)), crop))
-    words = [Word(str(i), *g.box) for i, g in enumerate(glyphs)]
+    words = [Word(*g.box, str(i), size=g.box[3] - g.box[1]) for i, g in enumerate(glyphs)]
     rows = group_rows(words)
     lines = [_tokens([glyphs[int(w.text)] for w in row.words], glyph_height) for row in rows]
     return lines, glyph_height

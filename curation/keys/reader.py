@@ -9,9 +9,10 @@ import pymupdf
 
 from curation.core.errors import InputError
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
+from curation.keys.rows import group_rows
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
-from curation.keys.words import Word, group_rows
+from curation.parse.words import Word
 from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
@@ -93,7 +94,7 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
         texts = [page.get_text() for page in document]
-        pages = [group_rows([Word(w[4], *w[:4]) for w in page.get_text("words")]) for page in document]
+        pages = [group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]) for page in document]
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:

@@ -34,7 +34,9 @@ from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.words import Word
 from curation.readers.bundle import BundleLimits, unpack
-from curation.readers.hwp import HwpText, is_hwpx, read_hwp
+from curation.readers.hwp import read_hwp
+from curation.readers.hwp_lines import HwpText
+from curation.readers.hwpx import is_hwpx
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]

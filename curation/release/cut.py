@@ -37,30 +37,10 @@ from curation.release.manifest import Counts, Manifest, SourceEntry, file_entrie
 from curation.release.plan import ReleasePlan, check_name_and_version, per_license, per_subject
 from curation.release.policy import ReleasePolicy, apply_policy, load_policy
 from curation.release.private import split_private
+from curation.release.schema import RELEASE_SCHEMA
 from curation.release.store import read_store
 
 PARQUET_NAME = "test-00000-of-00001.parquet"
-
-RELEASE_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("license", pa.string()),
-        ("license_ko", pa.string()),
-        ("year", pa.int64()),
-        ("round", pa.int64()),
-        ("session", pa.int64()),
-        ("form", pa.string()),
-        ("subject", pa.string()),
-        ("number", pa.int64()),
-        ("question", pa.string()),
-        ("options", pa.list_(pa.string())),
-        ("answer", pa.list_(pa.int64())),
-        ("answer_status", pa.string()),
-        ("source_url", pa.string()),
-        ("source_sha256", pa.string()),
-        ("page", pa.int64()),
-    ]
-)
 
 # Fixed writer settings: changing any of them changes the bytes, so they are part of RELEASE_TOOL_VERSION.
 _WRITER = dict(

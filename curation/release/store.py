@@ -8,7 +8,6 @@ present and are empty otherwise.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,11 +15,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from curation.core.errors import InputError
-from curation.core.io import read_items, read_jsonl
+from curation.core.io import read_jsonl
 from curation.core.item import Item
 from curation.core.rejects import WITHHELD_REASON, Reject
-
-_REVISION_DIR = re.compile(r"^\d{4}$")
+from curation.core.store import current_items
 
 
 class _Row(BaseModel):
@@ -66,24 +64,7 @@ class StoreSnapshot:
 
 def read_store(root: str | Path) -> StoreSnapshot:
     root = Path(root)
-    item_files = sorted((root / "items").glob("**/items.jsonl"))
-    if not item_files:
-        raise InputError(f"{root}: no items/**/items.jsonl in the store; run the parser first or pass --store")
-    by_id: dict[str, Item] = {}
-    origin: dict[str, Path] = {}
-    for path in item_files:
-        for item in read_items(path):
-            if item.id in by_id:
-                raise InputError(f"{path}: item {item.id} is also in {origin[item.id]}; an id must be unique")
-            by_id[item.id] = item
-            origin[item.id] = path
-    revision = _latest_revision(root)
-    if revision is not None:
-        revision_file = root / "review" / "revisions" / f"{revision:04d}" / "items.jsonl"
-        for item in read_items(revision_file):
-            if item.id not in by_id:
-                raise InputError(f"{revision_file}: item {item.id} is not in the store's items/")
-            by_id[item.id] = item
+    by_id, revision = current_items(root)
     return StoreSnapshot(
         root=root,
         items=tuple(by_id[key] for key in sorted(by_id)),
@@ -105,14 +86,6 @@ def _withheld(root: Path) -> tuple[Reject, ...]:
             if record.get("reason") == WITHHELD_REASON:
                 found.append(Reject.model_validate(record))
     return tuple(found)
-
-
-def _latest_revision(root: Path) -> int | None:
-    folder = root / "review" / "revisions"
-    numbers = [
-        int(p.name) for p in folder.glob("*") if _REVISION_DIR.match(p.name) and (p / "items.jsonl").exists()
-    ] if folder.is_dir() else []
-    return max(numbers) if numbers else None
 
 
 def _rows(path: Path, model: type[T]) -> dict[str, T]:

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 from pydantic import ValidationError
 
 from curation.core.io import sha256_file
-from curation.release.cut import RELEASE_SCHEMA
 from curation.release.manifest import MANIFEST, read_manifest
+from curation.release.schema import RELEASE_SCHEMA
 
 
 @dataclass(frozen=True)

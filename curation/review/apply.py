@@ -9,7 +9,6 @@ the revision itself and replaced if that revision is written again after a crash
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,13 +16,12 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from curation.core.errors import InputError
-from curation.core.io import read_items, read_jsonl, write_items, write_jsonl
+from curation.core.io import read_jsonl, write_items, write_jsonl
 from curation.core.item import Item
 from curation.core.rejects import Reject
+from curation.core.store import current_items, revision_items_path
 from curation.review.adjudicate import ItemVerdict
 
-_REVISION = re.compile(r"^\d{4}$")
 CORRECTED_FIELDS = ("question", "options", "answer")
 
 
@@ -49,34 +47,6 @@ class ApplyReport:
     changed_items: int
     audit_entries: int
     rejects: tuple[Reject, ...]
-
-
-def revisions_dir(store: Path) -> Path:
-    return Path(store) / "review" / "revisions"
-
-
-def latest_revision(store: Path) -> int | None:
-    folder = revisions_dir(store)
-    numbers = [int(p.name) for p in folder.glob("*") if _REVISION.match(p.name) and (p / "items.jsonl").exists()]
-    return max(numbers) if numbers else None
-
-
-def current_items(store: Path) -> tuple[dict[str, Item], int | None]:
-    """The store's items with the latest review revision laid over them."""
-    store = Path(store)
-    items: dict[str, Item] = {}
-    for path in sorted((store / "items").glob("**/items.jsonl")):
-        for item in read_items(path):
-            if item.id in items:
-                raise InputError(f"{path}: item {item.id} appears twice in the store; ids must be unique")
-            items[item.id] = item
-    if not items:
-        raise InputError(f"{store}: no items/**/items.jsonl; parse papers into the store first or pass --store")
-    revision = latest_revision(store)
-    if revision is not None:
-        for item in read_items(revisions_dir(store) / f"{revision:04d}" / "items.jsonl"):
-            items[item.id] = item
-    return items, revision
 
 
 def read_verdicts(path: Path) -> list[ItemVerdict]:
@@ -133,7 +103,7 @@ def apply_verdicts(store: Path, verdicts: Iterable[ItemVerdict], now: datetime |
     kept = [row for row in read_jsonl(audit_path) if row.get("revision") != revision] if audit_path.exists() else []
     write_jsonl(audit_path, [*kept, *(entry.model_dump(mode="json") for entry in entries)])
     items.update(changed)
-    write_items(revisions_dir(store) / f"{revision:04d}" / "items.jsonl", (items[key] for key in sorted(items)))
+    write_items(revision_items_path(store, revision), (items[key] for key in sorted(items)))
     return ApplyReport(revision, base, len(items), len(changed), len(entries), tuple(rejects))
 
 

@@ -1,9 +1,10 @@
-"""Review progress as the server sees it: per annotator queue and per licence."""
+"""Review progress as the server sees it: per annotator queue, and per licence counted from one row per task."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
+
+import pandas as pd
 
 from curation.review.client import ReviewClient
 
@@ -37,31 +38,29 @@ class ReviewStatus:
 
 def review_status(client: ReviewClient, name: str) -> ReviewStatus:
     queues = []
-    done_by_item: dict[str, list[bool]] = defaultdict(list)
-    licence_of: dict[str, str] = {}
-    disputed: dict[str, bool] = {}
+    tasks = []
     for project in client.projects(name):
         rows = client.task_progress(project.id)
-        for data, count in rows:
-            licence_of.setdefault(data["item_id"], data.get("license") or "?")
-            if project.role == "annotate":
-                done_by_item[data["item_id"]].append(count > 0)
-            else:
-                disputed[data["item_id"]] = disputed.get(data["item_id"], False) or count > 0
+        tasks += [(data["item_id"], data.get("license") or "?", project.role == "annotate", count > 0)
+                  for data, count in rows]
         if project.role == "annotate":
             queues.append(QueueRow(project.annotator or "?", len(rows), sum(1 for _, n in rows if n > 0)))
-    per_licence: dict[str, list[str]] = defaultdict(list)
-    for item_id, licence in licence_of.items():
-        per_licence[licence].append(item_id)
-    licences = []
-    for licence in sorted(per_licence):
-        ids = per_licence[licence]
-        licences.append(LicenceRow(
-            licence=licence,
-            items=len(ids),
-            reviewed=sum(1 for i in ids if done_by_item.get(i) and all(done_by_item[i])),
-            started=sum(1 for i in ids if any(done_by_item.get(i, ())) and not all(done_by_item[i])),
-            disputed=sum(1 for i in ids if i in disputed),
-            adjudicated=sum(1 for i in ids if disputed.get(i)),
-        ))
-    return ReviewStatus(tuple(sorted(queues, key=lambda q: q.annotator)), tuple(licences))
+    frame = pd.DataFrame(tasks, columns=["item_id", "licence", "annotate", "done"])
+    frame = frame.astype({"annotate": bool, "done": bool})  # typed even when there are no tasks
+    first_round = frame[frame.annotate].groupby("item_id").done
+    second_round = frame[~frame.annotate].groupby("item_id").done
+    per_item = pd.DataFrame({
+        "licence": frame.groupby("item_id").licence.first(),  # the licence of the item's first task
+        "planned": first_round.size(),
+        "answered": first_round.sum(),
+        "disputed": second_round.size() > 0,
+        "adjudicated": second_round.any(),
+    }).fillna({"planned": 0, "answered": 0, "disputed": False, "adjudicated": False})
+    per_item["reviewed"] = (per_item.planned > 0) & (per_item.answered == per_item.planned)
+    per_item["started"] = (per_item.answered > 0) & (per_item.answered < per_item.planned)
+    counts = per_item.groupby("licence").agg(
+        items=("licence", "size"), reviewed=("reviewed", "sum"), started=("started", "sum"),
+        disputed=("disputed", "sum"), adjudicated=("adjudicated", "sum"),
+    )
+    licences = tuple(LicenceRow(licence, *(int(n) for n in row)) for licence, row in counts.iterrows())
+    return ReviewStatus(tuple(sorted(queues, key=lambda q: q.annotator)), licences)

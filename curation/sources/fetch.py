@@ -12,7 +12,6 @@ What a download guarantees:
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from curation.core.errors import FetchError, InputError
 from curation.core.io import sha256_file
+from curation.core.lock import FolderLock
 from curation.sources import filetype
 from curation.sources.http import HttpClient, HttpPolicy, Response, Retryable, is_retryable_status, read_body
 
@@ -148,7 +148,7 @@ class RawStore:
         year_dir = str(entry_fields.get("year") or "_unknown")
         folder = self.root / license_dir / year_dir
         folder.mkdir(parents=True, exist_ok=True)
-        with self._lock, _file_lock(self.root / ".manifest.lock"):
+        with self._lock, FolderLock(self.root, "a raw/ manifest append", wait=True, file_name=".manifest.lock"):
             target = folder / name
             if target.exists():
                 if sha256_file(target) == entry_fields["sha256"]:
@@ -297,22 +297,6 @@ def _expected_total(response: Response, offset: int) -> int | None:
     if length is not None and "content-encoding" not in response.headers:
         return offset + int(length)
     return None
-
-
-class _file_lock:
-    """An exclusive advisory lock on a file, across processes."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __enter__(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self._fd, fcntl.LOCK_UN)
-        os.close(self._fd)
 
 
 def check_url(url: str) -> str:

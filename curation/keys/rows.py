@@ -1,25 +1,11 @@
-"""Words with boxes, grouped into visual rows: the common ground of text-layer and OCR key readers."""
+"""Words with boxes (``curation.parse.words.Word``) grouped into visual rows: the common ground of the text-layer
+and picture key readers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-    @property
-    def xc(self) -> float:
-        return (self.x0 + self.x1) / 2
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
+from curation.parse.words import Word
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,224 @@
+"""HWP 5.x papers: an OLE compound file (read with ``olefile``) as lines of text in reading order.
+
+``FileHeader`` says whether sections are zlib-compressed (raw deflate), encrypted or "distributable"
+(ViewText, encrypted: refused). ``BodyText/SectionN`` is a stream of records (tag, level, size). A paragraph
+is a PARA_HEADER whose PARA_TEXT holds UTF-16 text with control characters; extended controls (tables, text
+boxes, equations, headers and footers) are the CTRL_HEADER records that follow, at one level deeper, in the
+order of their placeholders in the text.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import olefile
+
+from curation.core.errors import InputError
+from curation.readers.hwp_lines import HwpText, clean_lines, equation_text, table_lines
+
+# Record tags (HWPTAG_BEGIN = 0x10)
+PARA_HEADER = 0x10 + 50
+PARA_TEXT = 0x10 + 51
+CTRL_HEADER = 0x10 + 55
+LIST_HEADER = 0x10 + 56
+TABLE = 0x10 + 61
+EQEDIT = 0x10 + 72
+
+# PARA_TEXT control characters: these take 8 UTF-16 units (the code, 6 units of payload, the code again).
+_WIDE_CONTROLS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}
+# ... and these of them point at a CTRL_HEADER record that follows the paragraph text.
+_EXTENDED_CONTROLS = {1, 2, 3, 11, 12, 14, 15, 16, 17, 18, 21, 22, 23}
+# Controls whose content is not question text: headers, footers, footnotes' numbering, page numbers, ...
+_SKIPPED_CONTROLS = {"head", "foot", "atno", "nwno", "pgnp", "pghd", "secd", "cold", "pgct", "bokm", "idxm", "tcmt"}
+
+
+@dataclass
+class _Record:
+    tag: int
+    level: int
+    payload: bytes
+    children: list["_Record"]
+
+
+def _records(data: bytes) -> list[_Record]:
+    """Records as a tree: a record's children are the records after it at deeper levels."""
+    flat: list[_Record] = []
+    pos = 0
+    while pos + 4 <= len(data):
+        (header,) = struct.unpack_from("<I", data, pos)
+        pos += 4
+        tag, level, size = header & 0x3FF, (header >> 10) & 0x3FF, header >> 20
+        if size == 0xFFF:
+            (size,) = struct.unpack_from("<I", data, pos)
+            pos += 4
+        flat.append(_Record(tag, level, data[pos : pos + size], []))
+        pos += size
+    roots: list[_Record] = []
+    stack: list[_Record] = []
+    for rec in flat:
+        while stack and stack[-1].level >= rec.level:
+            stack.pop()
+        (stack[-1].children if stack else roots).append(rec)
+        stack.append(rec)
+    return roots
+
+
+def _paragraph_parts(text_payload: bytes) -> list[str | int]:
+    """Paragraph text split at extended controls: strings, and an int per control placeholder."""
+    units = struct.unpack(f"<{len(text_payload) // 2}H", text_payload[: len(text_payload) // 2 * 2])
+    parts: list[str | int] = []
+    buf: list[str] = []
+    i = 0
+    while i < len(units):
+        code = units[i]
+        if code >= 32:
+            buf.append(chr(code))
+            i += 1
+            continue
+        if code in _WIDE_CONTROLS:
+            if code == 9:
+                buf.append("\t")
+            elif code in _EXTENDED_CONTROLS:
+                parts.append("".join(buf))
+                buf = []
+                parts.append(code)
+            i += 8
+            continue
+        if code == 10:
+            buf.append("\n")
+        elif code in (24,):
+            buf.append("-")
+        elif code in (30, 31):
+            buf.append(" ")
+        elif code == 13:
+            break
+        i += 1
+    parts.append("".join(buf))
+    # Surrogate pairs come in as two units: recombine them.
+    return [p.encode("utf-16", "surrogatepass").decode("utf-16") if isinstance(p, str) else p for p in parts]
+
+
+def _ctrl_id(rec: _Record) -> str:
+    return rec.payload[:4][::-1].decode("latin-1") if len(rec.payload) >= 4 else ""
+
+
+class _Hwp5Reader:
+    def paragraphs(self, records: list[_Record], out: list[str]) -> None:
+        """Paragraphs among ``records`` (siblings) into ``out``, controls expanded in place."""
+        for rec in records:
+            if rec.tag == PARA_HEADER:
+                self.paragraph(rec, out)
+
+    def paragraph(self, para: _Record, out: list[str]) -> None:
+        text = next((c for c in para.children if c.tag == PARA_TEXT), None)
+        controls = [c for c in para.children if c.tag == CTRL_HEADER]
+        parts = _paragraph_parts(text.payload) if text else [""]
+        current = ""
+        control_index = 0
+        for part in parts:
+            if isinstance(part, str):
+                current += part
+                continue
+            if control_index >= len(controls):
+                continue
+            ctrl = controls[control_index]
+            control_index += 1
+            kind = _ctrl_id(ctrl)
+            if kind == "eqed":
+                current += self.equation(ctrl)
+            elif kind in ("tbl ", "gso "):
+                if current.strip():
+                    out.extend(current.split("\n"))
+                current = ""
+                out.extend(self.table(ctrl) if kind == "tbl " else self.boxed(ctrl))
+            elif kind not in _SKIPPED_CONTROLS and not kind.startswith("%"):
+                inner: list[str] = []
+                self.boxed_into(ctrl, inner)
+                current += " ".join(inner)
+        if current.strip():
+            out.extend(current.split("\n"))
+
+    def equation(self, ctrl: _Record) -> str:
+        for rec in _walk(ctrl.children):
+            if rec.tag == EQEDIT and len(rec.payload) >= 6:
+                (length,) = struct.unpack_from("<H", rec.payload, 4)
+                script = rec.payload[6 : 6 + 2 * length].decode("utf-16-le", errors="replace")
+                return equation_text(script)
+        return ""
+
+    def boxed(self, ctrl: _Record) -> list[str]:
+        out: list[str] = []
+        self.boxed_into(ctrl, out)
+        return out
+
+    def boxed_into(self, ctrl: _Record, out: list[str]) -> None:
+        """Text boxes and other containers: their paragraphs, wherever they sit below the control."""
+        for rec in ctrl.children:
+            if rec.tag == PARA_HEADER:
+                self.paragraph(rec, out)
+            elif rec.tag != CTRL_HEADER:
+                self.boxed_into(rec, out)
+
+    def table(self, ctrl: _Record) -> list[str]:
+        cells: list[tuple[int, int, list[str]]] = []
+        rows = cols = 0
+        current: list[str] | None = None
+        for rec in ctrl.children:
+            if rec.tag == TABLE and len(rec.payload) >= 8:
+                rows, cols = struct.unpack_from("<HH", rec.payload, 4)
+            elif rec.tag == LIST_HEADER:
+                col, row = struct.unpack_from("<HH", rec.payload, 8) if len(rec.payload) >= 12 else (0, len(cells))
+                current = []
+                cells.append((row, col, current))
+            elif rec.tag == PARA_HEADER and current is not None:
+                self.paragraph(rec, current)
+        return table_lines(cells, rows, cols)
+
+
+def _walk(records: list[_Record]):
+    for rec in records:
+        yield rec
+        yield from _walk(rec.children)
+
+
+def _file_header(ole: olefile.OleFileIO, path: Path) -> int:
+    header = ole.openstream("FileHeader").read()
+    if not header.startswith(b"HWP Document File"):
+        raise InputError(f"{path}: an OLE file but not an HWP 5 document (no 'HWP Document File' header)")
+    (flags,) = struct.unpack_from("<I", header, 36)
+    if flags & 0x02:
+        raise InputError(f"{path}: the HWP document is password-protected; get an unprotected copy of the paper")
+    if flags & 0x04:
+        raise InputError(
+            f"{path}: a distribution-only HWP document (encrypted ViewText); save it as PDF or HWPX in Hangul and retry"
+        )
+    return flags
+
+
+def read_hwp5(path: str | Path) -> HwpText:
+    path = Path(path)
+    if not olefile.isOleFile(str(path)):
+        raise InputError(f"{path}: not an HWP 5 file (not an OLE compound file)")
+    with olefile.OleFileIO(str(path)) as ole:
+        flags = _file_header(ole, path)
+        names = sorted(
+            ("/".join(entry) for entry in ole.listdir() if len(entry) == 2 and entry[0] == "BodyText"),
+            key=lambda name: int(re.sub(r"\D", "", name) or 0),
+        )
+        if not names:
+            raise InputError(f"{path}: the HWP document has no BodyText sections")
+        lines: list[str] = []
+        reader = _Hwp5Reader()
+        for name in names:
+            data = ole.openstream(name).read()
+            if flags & 0x01:
+                try:
+                    data = zlib.decompress(data, -15)
+                except zlib.error as exc:
+                    raise InputError(f"{path}: section {name} is corrupt ({exc})") from exc
+            reader.paragraphs(_records(data), lines)
+    return HwpText(tuple(clean_lines(lines)), str(path), "hwp5", len(names))
