@@ -87,7 +87,8 @@ def test_the_rest_of_the_batch_goes_on(batch):
     assert len(_items(batch, "good")) == 8
     assert len(_items(batch, "good_last")) == 6
     assert {Path(o.paper).name for o in batch["result"].parsed} == {
-        "good.pdf", "truncated_95.pdf", "broken_xref.pdf", "script.pdf", "hidden.pdf", "long.pdf", "good_last.pdf"
+        "good.pdf", "truncated_95.pdf", "broken_xref.pdf", "script.pdf", "hidden.pdf", "long.pdf", "good_last.pdf",
+        "keyed.pdf",
     }
 
 
@@ -146,8 +147,14 @@ def test_hwp_named_pdf_is_refused(batch):
     _refused(batch, "hwp", "OLE compound file (HWP 5")
 
 
-def test_key_whose_numbers_do_not_match_the_paper_quarantines_the_paper(batch):
-    _refused(batch, "mismatched_key", "does not match this paper", "3 of 8", "numbers 6-8")
+def test_key_whose_numbers_do_not_match_the_paper_is_a_reject_and_the_paper_keeps_its_items(batch):
+    items = _items(batch, "mismatched_key")
+    assert [i.number for i in items] == list(range(1, 9)) and all(i.answer is None for i in items)
+    rejects = list(read_jsonl(batch["out"] / "keyed" / "rejects.jsonl"))
+    (reject,) = [r for r in rejects if r["stage"] == "keys"]
+    assert reject["reason"] == "answer key does not match the paper"
+    for phrase in ("does not match", "3 of 8", "numbers 6-8", "kept without answers"):
+        assert phrase in reject["detail"], reject["detail"]
 
 
 def test_html_in_question_text_is_kept_literally(batch):

@@ -14,9 +14,10 @@ from curation.core.errors import CurationError, InputError
 from curation.core.io import write_items, write_jsonl
 from curation.core.item import Item
 from curation.core.rejects import Reject
-from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.parse.paper import parse_paper
-from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
+from curation.parse.keyjoin import key_mismatch, read_paper_key
+from curation.parse.paper import save_crops
+from curation.parse.routes import RouteResult, parse
+from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, run_guarded, screen_item
 
 STAGE = "guard"
 
@@ -54,52 +55,35 @@ class BatchResult:
 
 
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
-    """Check, parse and screen one paper (run inside the guarded child by ``parse_batch``)."""
-    pages = check_pdf_limits(job.paper, limits)
-    key = read_key(job.key) if job.key else None
-    result = parse_paper(job.paper, key=key, crops_dir=crops_dir)
-    if key is not None:
-        check_key_matches(job, key, result.items)
+    """Check, parse and screen one paper of any kind (run inside the guarded child by ``parse_batch``). The
+    key's troubles are rejects beside the items, never a refusal of the paper."""
+    key, rejects = read_paper_key(job.key) if job.key else (None, [])
+    results = parse(job.paper, key=key, guard=limits)
+    if key is not None and job.key is not None:
+        mismatch = key_mismatch(job.paper, job.key, key, [i for r in results for i in r.items])
+        if mismatch is not None:
+            rejects.append(mismatch)
+            results = parse(job.paper, guard=limits)
     kept: list[Item] = []
     held: list[Held] = []
-    for item in result.items:
-        verdict = screen_item(item, limits)
-        if verdict:
-            held.append(Held(item, *verdict))
-        else:
-            kept.append(item)
-    return PaperOutcome(job.paper, kept, held, result.rejects, pages)
+    for result in results:
+        rejects += result.rejects
+        for item in _with_crops(result, crops_dir):
+            verdict = screen_item(item, limits)
+            if verdict:
+                held.append(Held(item, *verdict))
+            else:
+                kept.append(item)
+    pages = sum(r.parse.summary.pages for r in results if r.parse is not None)
+    return PaperOutcome(job.paper, kept, held, rejects, pages)
 
 
-def check_key_matches(job: BatchJob, key: AnswerKey, items: Sequence[Item]) -> None:
-    """A key given for a paper must answer every printed number, within the item's options (withheld
-    entries aside): otherwise it belongs to another paper or the pairing is wrong, and releasing the paper
-    with missing or shifted answers would be worse than stopping."""
-    unanswered = [
-        i.number
-        for i in items
-        if i.answer is None
-        and not _withheld(key.answer_for(i.number, session=i.session, form=i.form, subject=i.subject))
-    ]
-    if unanswered:
-        raise InputError(
-            f"{job.paper}: the key {job.key} does not match this paper: {len(unanswered)} of {len(items)} "
-            f"questions get no answer from it (numbers {_ranges(unanswered)}); pair the paper with its own key"
-        )
-
-
-def _withheld(entry: KeyEntry | None) -> bool:
-    return entry is not None and entry.withheld
-
-
-def _ranges(numbers: Sequence[int]) -> str:
-    spans: list[list[int]] = []
-    for n in sorted(set(numbers)):
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans[:8]) + (", ..." if len(spans) > 8 else "")
+def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
+    """The route's items, pointing at their crops where the route has pages (PDFs, not HWP)."""
+    if crops_dir is None or not result.route.startswith("pdf") or result.parse is None:
+        return list(result.items)
+    cropped = {i.id: i.image_path for i in save_crops(result.parse, crops_dir).items}
+    return [i.model_copy(update={"image_path": cropped.get(i.id)}) for i in result.items]
 
 
 _REASONS: tuple[tuple[type[CurationError], str], ...] = (

@@ -22,7 +22,7 @@ from typing import Callable, Literal
 
 import pymupdf
 
-from curation.core.errors import InputError
+from curation.core.errors import CurationError, InputError
 from curation.core.item import Item
 from curation.core.rejects import Reject
 from curation.ocr.numbers import QuestionNumbers
@@ -34,6 +34,7 @@ from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.words import Word
 from curation.readers.bundle import BundleLimits, unpack
+from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx
@@ -227,18 +228,28 @@ def typeset(text: HwpText, dest: Path) -> None:
 
 
 def parse_hwp(path: Path, **kwargs) -> RouteResult:
-    text = read_hwp(path)
+    try:
+        text = read_hwp(path)
+    except CurationError:
+        raise
+    except Exception as exc:  # olefile and zipfile raise their own types for a cut or damaged container
+        raise InputError(
+            f"{path}: damaged or truncated HWP file ({type(exc).__name__}: {exc}); download the paper again"
+        ) from None
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / (path.stem + ".pdf")
         typeset(text, pdf)
-        result = parse_paper(pdf, **kwargs)
+        try:
+            result = parse_paper(pdf, **kwargs)
+        except InputError as exc:  # name the user's file, never the typeset copy
+            raise InputError(str(exc).replace(str(pdf), str(path))) from None
     items = [
         # Pages and boxes of the typeset copy mean nothing in the HWP file.
         i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
         for i in result.items
     ]
-    rejects = [r.model_copy(update={"source": str(path)}) for r in result.rejects]
+    rejects = [r.model_copy(update={"source": str(path), "page": None}) for r in result.rejects]
     return RouteResult(str(path), text.format, items, rejects, result)
 
 
@@ -252,6 +263,7 @@ def parse(
     ocr: OcrMode = "auto",
     config: OcrConfig = OcrConfig(),
     limits: BundleLimits = BundleLimits(),
+    guard: Limits = Limits(),
     vlm: VlmConfig | None = None,
     on_page: Callable[[int, int], None] | None = None,
     **kwargs,
@@ -261,6 +273,7 @@ def parse(
     path = Path(path)
     kind = sniff_file(path)
     if kind == "pdf":
+        check_pdf_limits(path, guard)
         return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, on_page=on_page, **kwargs)]
     if kind == "ole" or (kind == "zip" and is_hwpx(path)):
         return [parse_hwp(path, **kwargs)]
@@ -270,7 +283,8 @@ def parse(
             for member in unpack(path, tmp, limits):
                 if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
                     result = parse(
-                        member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, on_page=on_page, **kwargs
+                        member.path, ocr=ocr, config=config, limits=limits, guard=guard, vlm=vlm, on_page=on_page,
+                        **kwargs,
                     )[0]
                     result.source = f"{path}!{member.name}"
                     results.append(result)
