@@ -48,6 +48,8 @@ def parse_batch_cmd(
         jobs.append(BatchJob(Path(paper), Path(key) if sep else None))
     with FolderLock(out, "parse-batch"):
         result = parse_batch(jobs, out, limits, crops=crops, on_done=report)
+    for paper in result.already_done:
+        table.add_row(paper.name, "", "", "", "", "already done (same paper, key and versions)")
     console.print(table)
     if result.quarantined:
         console.print(f"{len(result.quarantined)} quarantined: see {out / 'quarantine.jsonl'}", soft_wrap=True)

@@ -140,3 +140,32 @@ def test_bad_files_get_one_line_and_exit_2(tmp_path, make, phrase):
     assert "Traceback" not in run.stderr + run.stdout
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and phrase in lines[0] and str(bad) in lines[0], run.stderr
+
+
+@pytest.mark.realdata
+def test_a_finished_batch_is_not_redone_and_a_version_bump_redoes_exactly_what_it_made(tmp_path, monkeypatch):
+    from curation.core import versions
+    from curation.core.markers import MARKER
+    from curation.parse.batch import BatchJob, parse_batch
+
+    jobs = [BatchJob(realdata_path("pdf", "swc1_2025_r23_s1_A_q.pdf")),
+            BatchJob(realdata_path("pdf", CPA), realdata_path("pdf", CPA_KEY))]
+    first = parse_batch(jobs, tmp_path, crops=False)
+    assert len(first.parsed) == 2 and first.already_done == []
+    written = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("items.jsonl")}
+
+    again = parse_batch(jobs, tmp_path, crops=False)
+    assert again.parsed == [] and again.already_done == [j.paper for j in jobs]
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("items.jsonl")} == written
+
+    monkeypatch.setattr(versions, "OCR_VERSION", "tesseract-next")  # neither paper was read by OCR
+    assert parse_batch(jobs, tmp_path, crops=False).parsed == []
+    monkeypatch.setattr(versions, "KEY_READER_VERSION", "keys-next")  # only the second has a key
+    assert [o.paper for o in parse_batch(jobs, tmp_path, crops=False).parsed] == [jobs[1].paper]
+
+    # A run that stopped inside the first paper left its files half written and no marker: only it is redone.
+    (tmp_path / jobs[0].paper.stem / MARKER).unlink()
+    (tmp_path / jobs[0].paper.stem / "items.jsonl").write_text("")
+    redone = parse_batch(jobs, tmp_path, crops=False)
+    assert [o.paper for o in redone.parsed] == [jobs[0].paper]
+    assert len(read_items(tmp_path / jobs[0].paper.stem / "items.jsonl")) == 50

@@ -7,6 +7,8 @@ PARSER_VERSION = "parse-4"
 OCR_VERSION = "tesseract-regions-rings-8"
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-1"
+# answer-key readers (text tables, image tables, outlines, CSV/XLSX/JSON)
+KEY_READER_VERSION = "keys-1"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates

@@ -11,15 +11,17 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from curation.core.errors import CurationError, InputError
-from curation.core.io import write_items, write_jsonl
+from curation.core.io import read_jsonl, sha256_file, write_items, write_jsonl
 from curation.core.item import Item
+from curation.core.markers import clear, is_done, mark_done
 from curation.core.rejects import Reject
 from curation.parse.keyjoin import key_mismatch, read_paper_key
 from curation.parse.paper import save_crops
-from curation.parse.routes import RouteResult, parse
+from curation.parse.routes import ROUTE_VERSIONS, RouteResult, parse
 from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, run_guarded, screen_item
 
 STAGE = "guard"
+HELD_REASONS = "held_reasons.jsonl"  # why each item of held.jsonl is held: the batch's quarantine lines for it
 
 
 @dataclass(frozen=True)
@@ -39,19 +41,31 @@ class Held:
 
 @dataclass
 class PaperOutcome:
-    """What one paper gave: items to keep, items held back, parser rejects."""
+    """What one paper gave: items to keep, items held back, parser rejects, the routes that read it."""
 
     paper: Path
     items: list[Item]
     held: list[Held]
     rejects: list[Reject]
     pages: int
+    routes: tuple[str, ...] = ()
 
 
 @dataclass
 class BatchResult:
     parsed: list[PaperOutcome] = field(default_factory=list)
     quarantined: list[Reject] = field(default_factory=list)
+    already_done: list[Path] = field(default_factory=list)  # papers whose folder's marker matched: not parsed again
+
+
+def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
+    """What a paper's output depends on besides the code: the bytes of the paper and its key, and the options."""
+    return {"paper": sha256_file(job.paper), "key": sha256_file(job.key) if job.key else "", "crops": str(crops)}
+
+
+def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
+    names = {name for route in outcome.routes for name in ROUTE_VERSIONS[route]}
+    return sorted(names | ({"KEY_READER_VERSION"} if keyed else set()))
 
 
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
@@ -75,7 +89,7 @@ def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> P
             else:
                 kept.append(item)
     pages = sum(r.parse.summary.pages for r in results if r.parse is not None)
-    return PaperOutcome(job.paper, kept, held, rejects, pages)
+    return PaperOutcome(job.paper, kept, held, rejects, pages, tuple(r.route for r in results))
 
 
 def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
@@ -102,7 +116,9 @@ def parse_batch(
     on_done: Callable[[BatchJob, PaperOutcome | Reject], None] | None = None,
 ) -> BatchResult:
     """Parse each paper under the limits into ``out/<paper stem>/`` (``items.jsonl``, ``rejects.jsonl``,
-    ``held.jsonl``, ``crops/``); write ``out/quarantine.jsonl``. A refused paper leaves no folder."""
+    ``held.jsonl``, ``crops/``, and last the completion marker); write ``out/quarantine.jsonl``. A refused
+    paper leaves no folder; a paper whose folder holds a marker for the same inputs and versions is not parsed
+    again."""
     out = Path(out)
     result = BatchResult()
     seen: dict[str, Path] = {}
@@ -112,6 +128,12 @@ def parse_batch(
             if job.paper.stem in seen:
                 raise InputError(f"{job.paper}: same file name as {seen[job.paper.stem]}; rename one of them")
             seen[job.paper.stem] = job.paper
+            inputs = job_inputs(job, crops)
+            if is_done(folder, inputs):
+                result.already_done.append(job.paper)
+                result.quarantined += [Reject(**r) for r in read_jsonl(folder / HELD_REASONS)]
+                continue
+            clear(folder)
             outcome: PaperOutcome = run_guarded(
                 parse_one,
                 (job, limits, folder / "crops" if crops else None),
@@ -131,11 +153,14 @@ def parse_batch(
         write_items(folder / "items.jsonl", outcome.items)
         write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in outcome.rejects))
         write_items(folder / "held.jsonl", (h.item for h in outcome.held))
-        for h in outcome.held:
-            result.quarantined.append(
-                Reject(stage=STAGE, reason=h.reason, source=str(job.paper), page=h.item.page, number=h.item.number,
-                       item_id=h.item.id, detail=h.detail, text=h.item.question[:500])
-            )
+        held = [
+            Reject(stage=STAGE, reason=h.reason, source=str(job.paper), page=h.item.page, number=h.item.number,
+                   item_id=h.item.id, detail=h.detail, text=h.item.question[:500])
+            for h in outcome.held
+        ]
+        write_jsonl(folder / HELD_REASONS, (r.to_record() for r in held))
+        result.quarantined += held
+        mark_done(folder, inputs, versions_used(outcome, keyed=job.key is not None))
         result.parsed.append(outcome)
         if on_done:
             on_done(job, outcome)

@@ -41,6 +41,13 @@ from curation.readers.hwpx import is_hwpx
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]
+# The versions of the code each route runs: what a completion marker records (``curation.core.markers``).
+ROUTE_VERSIONS = {
+    "pdf-text": ("PARSER_VERSION",),
+    "pdf-ocr": ("PARSER_VERSION", "OCR_VERSION"),
+    "hwp5": ("PARSER_VERSION", "HWP_READER_VERSION"),
+    "hwpx": ("PARSER_VERSION", "HWP_READER_VERSION"),
+}
 LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
 
 
