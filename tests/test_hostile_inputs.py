@@ -88,12 +88,12 @@ def test_the_rest_of_the_batch_goes_on(batch):
     assert len(_items(batch, "good_last")) == 6
     assert {Path(o.paper).name for o in batch["result"].parsed} == {
         "good.pdf", "truncated_95.pdf", "broken_xref.pdf", "script.pdf", "hidden.pdf", "long.pdf", "good_last.pdf",
-        "keyed.pdf",
+        "keyed.pdf", "paper_hwp.pdf",
     }
 
 
 def test_zero_byte_file_is_refused(batch):
-    _refused(batch, "empty", "not a PDF but an empty file")
+    _refused(batch, "empty", "is an empty file, not a PDF, HWP, HWPX or ZIP of papers")
 
 
 def test_truncated_pdf_without_its_text_is_refused(batch):
@@ -133,8 +133,8 @@ def test_random_bytes_named_pdf_are_refused(batch):
     _refused(batch, "random", "unrecognised binary data")
 
 
-def test_zip_named_pdf_is_refused(batch):
-    _refused(batch, "zip", "ZIP archive")
+def test_zip_named_pdf_is_read_as_a_zip_and_its_damaged_member_named(batch):
+    _refused(batch, "zip", "!문제.pdf: damaged PDF that cannot be opened")
 
 
 def test_stored_zip_holding_a_pdf_is_named_as_a_zip(tmp_path):
@@ -143,8 +143,9 @@ def test_stored_zip_holding_a_pdf_is_named_as_a_zip(tmp_path):
         check_pdf_limits(bundle)
 
 
-def test_hwp_named_pdf_is_refused(batch):
-    _refused(batch, "hwp", "OLE compound file (HWP 5")
+def test_an_hwp_paper_named_pdf_is_read_as_the_hwp_it_is(batch):
+    """The route follows the bytes, never the name: a real HWP 5 paper saved as .pdf gives its 50 items."""
+    assert len(_items(batch, "hwp")) == 50
 
 
 def test_key_whose_numbers_do_not_match_the_paper_is_a_reject_and_the_paper_keeps_its_items(batch):
@@ -271,7 +272,7 @@ def test_cli_parse_batch_quarantines_and_goes_on(tmp_path):
     )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert f"quarantined: {bad}: not a PDF" in proc.stderr.replace("\n", "")
+    assert f"quarantined: {bad}: is unrecognised binary data, not a PDF" in proc.stderr.replace("\n", "")
     assert len(read_items(out / "good" / "items.jsonl")) == 8
     assert [r["source"] for r in read_jsonl(out / "quarantine.jsonl")] == [str(bad)]
 

@@ -289,10 +289,13 @@ def parse(
         with tempfile.TemporaryDirectory() as tmp:
             for member in unpack(path, tmp, limits):
                 if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
-                    result = parse(
-                        member.path, ocr=ocr, config=config, limits=limits, guard=guard, vlm=vlm, on_page=on_page,
-                        **kwargs,
-                    )[0]
+                    try:
+                        result = parse(
+                            member.path, ocr=ocr, config=config, limits=limits, guard=guard, vlm=vlm,
+                            on_page=on_page, **kwargs,
+                        )[0]
+                    except InputError as exc:  # name the user's file and the member, never the unpacked copy
+                        raise InputError(str(exc).replace(str(member.path), f"{path}!{member.name}")) from None
                     result.source = f"{path}!{member.name}"
                     results.append(result)
         if not results:
