@@ -52,6 +52,32 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+class Repair(BaseModel):
+    """An OCR repair step that changed the item's text, and the text before it (for the reviewer)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: str
+    before: str
+
+
+class Provenance(BaseModel):
+    """How the item was made: the route that read it (``pdf-text``, ``pdf-ocr``, ``hwp5``, ``hwpx``), the OCR
+    engine where one read it, the versions of the code on that route, and the repairs applied to its text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    route: str
+    engine: str | None = None
+    versions: dict[str, str]
+    repairs: tuple[Repair, ...] = ()
+
+    @field_validator("versions", mode="before")
+    @classmethod
+    def _pairs(cls, value: Any) -> Any:
+        return dict(value) if isinstance(value, list) else value  # Arrow gives a map back as pairs
+
+
 class Item(BaseModel):
     """One multiple-choice question as printed, with where it came from and what we know about it."""
 
@@ -81,6 +107,7 @@ class Item(BaseModel):
     flags: tuple[str, ...] = ()
     parser_version: str | None = None
     revision: int = 0
+    provenance: Provenance | None = None
 
     @field_validator("question", "subject", "license_ko", mode="before")
     @classmethod
@@ -159,6 +186,17 @@ def item_arrow_schema() -> pa.Schema:
             ("flags", pa.list_(pa.string())),
             ("parser_version", pa.string()),
             ("revision", pa.int64()),
+            (
+                "provenance",
+                pa.struct(
+                    [
+                        ("route", pa.string()),
+                        ("engine", pa.string()),
+                        ("versions", pa.map_(pa.string(), pa.string())),
+                        ("repairs", pa.list_(pa.struct([("step", pa.string()), ("before", pa.string())]))),
+                    ]
+                ),
+            ),
         ]
     )
     assert tuple(schema.names) == ITEM_FIELDS, "arrow schema must list every item field in order"

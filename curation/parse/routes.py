@@ -23,7 +23,8 @@ from typing import Callable, Literal
 import pymupdf
 
 from curation.core.errors import CurationError, InputError
-from curation.core.item import Item
+from curation.core.item import Item, Provenance
+from curation.core.markers import current
 from curation.core.rejects import Reject
 from curation.ocr.numbers import QuestionNumbers
 from curation.ocr.page import ocr_page
@@ -171,7 +172,16 @@ def parse_pdf(
         result = parse_paper(path, ocr=hook, **kwargs)
     items = [hook.flag(item) for item in result.items] if hook else list(result.items)
     route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"
+    engine = None if route == "pdf-text" else (f"vlm:{vlm.model}" if vlm is not None else "tesseract")
+    items = stamped(items, route, engine, keyed=kwargs.get("key") is not None)
     return RouteResult(str(path), route, items, list(result.rejects), result, result.summary.ocr_pages)
+
+
+def stamped(items: list[Item], route: str, engine: str | None, *, keyed: bool) -> list[Item]:
+    """The items with their provenance: the route, the engine, the versions of the code that made them."""
+    names = ROUTE_VERSIONS[route] + (("KEY_READER_VERSION",) if keyed else ())
+    provenance = Provenance(route=route, engine=engine, versions=current(names))
+    return [item.model_copy(update={"provenance": provenance}) for item in items]
 
 
 def _parse_forcing_ocr(path: Path, hook: Callable[[pymupdf.Page], list[Word]], **kwargs) -> ParseResult:
@@ -256,6 +266,7 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
         i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
         for i in result.items
     ]
+    items = stamped(items, text.format, None, keyed=kwargs.get("key") is not None)
     rejects = [r.model_copy(update={"source": str(path), "page": None}) for r in result.rejects]
     return RouteResult(str(path), text.format, items, rejects, result)
 
