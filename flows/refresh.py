@@ -21,12 +21,20 @@ from curation.catalog import load_catalog
 from curation.core.errors import FetchError
 from curation.core.item import Item
 from curation.core.rejects import Reject
-from curation.core.versions import PARSER_VERSION
 from curation.decontam import Decontamination, DecontamParams, Hit, ItemIndex, ScanPlan, finish_scan, plan_scan
 from curation.decontam.scan import scan_shard, scan_shards
 from curation.dedup.minhash import DedupParams
 from curation.dedup.run import DedupResult, dedup_items
-from curation.parse.store import Downloads, PaperJob, PaperParse, paper_jobs, parse_into, record_downloads, store_items
+from curation.parse.store import (
+    Downloads,
+    PaperJob,
+    PaperParse,
+    paper_jobs,
+    parse_into,
+    pending,
+    record_downloads,
+    store_items,
+)
 from curation.review.client import ReviewClient
 from curation.review.plan import Annotator
 from curation.review.push import PushReport, push_store
@@ -34,7 +42,7 @@ from curation.review.server import load_credentials, server_url
 from curation.sources.discover import Discoverer, Found
 from curation.sources.fetch import Fetcher, FetchPolicy, FetchResult, RawStore
 from flows import progress
-from flows.caching import CACHED, CACHED_WITH_OUTPUTS
+from flows.caching import CACHED
 from flows.summary import StageSummary, publish
 
 
@@ -66,9 +74,14 @@ def paper_jobs_task(found: list[Found], downloads: Downloads, raw: str, store: s
     return paper_jobs(found, downloads, raw, store, year)
 
 
-@task(name="parse", cache_policy=CACHED_WITH_OUTPUTS, persist_result=True)
-def parse_task(job: PaperJob, parser_version: str) -> PaperParse:
-    """``parser_version`` is in the cache key: a new parser parses every paper again."""
+@task(name="pending-parses", cache_policy=NO_CACHE)
+def pending_task(jobs: list[PaperJob]) -> list[PaperJob]:
+    return pending(jobs)
+
+
+@task(name="parse", cache_policy=NO_CACHE)
+def parse_task(job: PaperJob) -> PaperParse:
+    """In a guarded child process; only papers without a completion marker for their inputs get here."""
     return parse_into(job)
 
 
@@ -140,14 +153,16 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
                                      notes=", ".join(f"{n} {status}" for status, n in downloads.statuses.items())))
 
     jobs = paper_jobs_task(wanted, downloads, raw, store, year)
-    progress.stage("parse", len(jobs))
+    todo = pending_task(jobs)
+    progress.stage("parse", len(todo))
     parsed: list[PaperParse] = []
-    for future in parse_task.map(jobs, unmapped(PARSER_VERSION)):
+    for future in parse_task.map(todo):
         parsed.append(future.result())
         progress.advance("parse")
     items = store_items_task(store)
     summaries.append(StageSummary.of("parse", found_in=len(jobs), out=len(items),
-                                     rejected=sum((Counter(p.rejects) for p in parsed), Counter())))
+                                     rejected=sum((Counter(p.rejects) for p in parsed), Counter()),
+                                     notes=f"{len(jobs) - len(todo)} papers already parsed by these versions"))
     flagged = sum(1 for i in items if i.flags)
     summaries.append(StageSummary.of("validate", found_in=len(items), out=len(items) - flagged,
                                      notes=f"{flagged} items carry validation flags (kept, sent to review first)"))

@@ -25,7 +25,8 @@ def parse_batch_cmd(
 ) -> None:
     """Parse papers one by one under limits; go on after any refusal; exit 1 if any was quarantined."""
     # Imported here: the parser pulls in PyMuPDF, which every other kmmlu command would pay for at start-up.
-    from curation.parse.batch import BatchJob, PaperOutcome, parse_batch
+    from curation.parse.batch import parse_batch
+    from curation.parse.guarded import BatchJob, PaperOutcome
     from curation.readers.guard import Limits
 
     given = {"timeout_s": timeout, "max_pages": max_pages, "max_memory_mb": max_memory}

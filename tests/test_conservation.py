@@ -146,7 +146,8 @@ def test_bad_files_get_one_line_and_exit_2(tmp_path, make, phrase):
 def test_a_finished_batch_is_not_redone_and_a_version_bump_redoes_exactly_what_it_made(tmp_path, monkeypatch):
     from curation.core import versions
     from curation.core.markers import MARKER
-    from curation.parse.batch import BatchJob, parse_batch
+    from curation.parse.batch import parse_batch
+    from curation.parse.guarded import BatchJob
 
     jobs = [BatchJob(realdata_path("pdf", "swc1_2025_r23_s1_A_q.pdf")),
             BatchJob(realdata_path("pdf", CPA), realdata_path("pdf", CPA_KEY))]

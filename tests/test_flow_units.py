@@ -14,7 +14,6 @@ from support.http_server import LocalServer, serve_bytes
 from curation.core.errors import InputError
 from curation.core.io import read_jsonl
 from curation.core.rejects import Reject
-from curation.core.versions import PARSER_VERSION
 from curation.decontam import DecontamParams
 from curation.dedup.minhash import DedupParams
 from curation.parse.store import PaperJob
@@ -53,7 +52,7 @@ def parsed(sample, tmp_path_factory):
     out = tmp_path_factory.mktemp("store") / "items" / "cpa" / "2026" / "paper"
     job = PaperJob(paper=str(sample.papers[0]), paper_sha256="x", key=str(sample.keys[1]), key_sha256="y",
                    license="cpa", year=sample.year, source_url="https://example.go.kr/cpa.pdf", out_dir=str(out))
-    return out, parse_task.fn(job, PARSER_VERSION)
+    return out, parse_task.fn(job)
 
 
 def test_network_tasks_do_not_retry_on_top_of_the_http_client():
@@ -98,7 +97,7 @@ def test_a_paper_the_parser_refuses_is_a_reject_not_a_failure(tmp_path):
     junk.write_bytes(b"not a pdf at all")
     job = PaperJob(paper=str(junk), paper_sha256="x", key=None, key_sha256=None, license="cpa", year=2026,
                    source_url="https://example.go.kr/junk.pdf", out_dir=str(tmp_path / "out"))
-    result = parse_task.fn(job, PARSER_VERSION)
+    result = parse_task.fn(job)
     assert (result.items, result.rejects) == (0, {"paper refused": 1})
     [reject] = read_jsonl(tmp_path / "out" / "rejects.jsonl")
     assert reject["stage"] == "parse" and reject["source"] == str(junk)
@@ -148,6 +147,28 @@ def test_refresh_flow_goes_on_past_a_missing_file(sample, tmp_path):
     [reject] = read_jsonl(tmp_path / "data" / "fetch" / "rejects.jsonl")
     assert reject["stage"] == "fetch" and "404" in reject["detail"]
     assert (tmp_path / "data" / "dedup" / "duplicates.jsonl").exists()
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_a_second_refresh_runs_no_parse_task_and_rewrites_no_items(sample, tmp_path, monkeypatch):
+    import flows.refresh
+
+    runs: list[str] = []
+    real = flows.refresh.parse_into
+    monkeypatch.setattr(flows.refresh, "parse_into", lambda job: runs.append(job.paper) or real(job))
+    with SampleServer(sample.root) as server:
+        catalog = write_sample_catalog(tmp_path / "catalog.yaml", server.base_url)
+        run = dict(year=sample.year, licenses=["cpa", "physician"], catalog=str(catalog), raw=str(tmp_path / "raw"),
+                   store=str(tmp_path / "data"))
+        first = {s.stage: s for s in refresh_flow(**run)}
+        written = {p: p.stat().st_mtime_ns for p in (tmp_path / "data").rglob("items.jsonl")}
+        assert len(runs) == first["parse"].items_in == len(written) >= 2
+        runs.clear()
+        second = {s.stage: s for s in refresh_flow(**run)}
+    assert runs == []
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "data").rglob("items.jsonl")} == written
+    assert second["parse"].items_out == first["parse"].items_out
+    assert f"{len(written)} papers already parsed" in second["parse"].notes
 
 
 @pytest.mark.usefixtures("prefect_harness")

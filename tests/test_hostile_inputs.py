@@ -19,7 +19,8 @@ from conftest import realdata_path
 from curation.core.errors import InputError
 from curation.core.io import read_items, read_jsonl
 from curation.core.item import Item
-from curation.parse.batch import BatchJob, parse_batch
+from curation.parse.batch import parse_batch
+from curation.parse.guarded import BatchJob
 from curation.parse.paper import parse_paper
 from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
 

@@ -16,10 +16,11 @@ from typing import Sequence
 from curation.core.errors import CurationError
 from curation.core.io import read_items, write_items, write_jsonl
 from curation.core.item import Item
+from curation.core.markers import mark_done
 from curation.core.rejects import Reject, count_reasons
-from curation.keys import read_key
-from curation.parse import parse
+from curation.parse.guarded import BatchJob, already_done, job_inputs, parse_into_folder
 from curation.parse.meta import PaperMeta
+from curation.readers.guard import Limits
 from curation.sources.discover import Found, pair_keys
 from curation.sources.fetch import FetchResult, ManifestEntry
 
@@ -37,7 +38,7 @@ class Downloads:
 
 @dataclass(frozen=True)
 class PaperJob:
-    """One paper to parse. The checksums are there for the cache key: a changed file is parsed again."""
+    """One paper to parse, with the checksums the fetch recorded."""
 
     paper: str
     paper_sha256: str
@@ -93,24 +94,32 @@ def paper_jobs(found: Sequence[Found], downloads: Downloads, raw: str | os.PathL
     return jobs
 
 
-def parse_into(job: PaperJob) -> PaperParse:
-    """Parse one downloaded file (a PDF with or without text, HWP/HWPX, or a ZIP of papers) into ``job.out_dir``:
-    items, rejects, crops. A paper the parser refuses becomes its one reject."""
+def batch_job(job: PaperJob) -> BatchJob:
+    return BatchJob(Path(job.paper), Path(job.key) if job.key else None,
+                    PaperMeta(license=job.license, year=job.year, source_url=job.source_url))
+
+
+def pending(jobs: Sequence[PaperJob]) -> list[PaperJob]:
+    """The jobs whose folder holds no completion marker for their inputs and versions: a second refresh over the
+    same downloads parses nothing, a version bump parses again exactly the papers that version made."""
+    return [job for job in jobs if already_done(batch_job(job), Path(job.out_dir), crops=True) is None]
+
+
+def parse_into(job: PaperJob, limits: Limits = Limits()) -> PaperParse:
+    """Parse one downloaded file (a PDF with or without text, HWP/HWPX, or a ZIP of papers) into ``job.out_dir``
+    in a guarded child process: items, rejects, crops, the marker last. A paper the parser refuses becomes its
+    one reject (and its marker, so the same file is not tried again until the parser changes)."""
     out = Path(job.out_dir)
     try:
-        answer_key = read_key(job.key) if job.key else None
-        results = parse(job.paper, meta=PaperMeta(license=job.license, year=job.year, source_url=job.source_url),
-                        key=answer_key, crops_dir=out / "crops")
+        outcome, held = parse_into_folder(batch_job(job), out, limits, crops=True)
     except CurationError as exc:
         reject = Reject(stage="parse", reason="paper refused", source=job.paper, detail=str(exc))
         write_jsonl(out / "rejects.jsonl", [reject.to_record()])
         write_items(out / "items.jsonl", [])
+        mark_done(out, job_inputs(batch_job(job), crops=True), ["PARSER_VERSION"])
         return PaperParse(job.paper, 0, {reject.reason: 1})
-    items = [item for result in results for item in result.items]
-    rejects = [reject for result in results for reject in result.rejects]
-    write_jsonl(out / "rejects.jsonl", [r.to_record() for r in rejects])
-    write_items(out / "items.jsonl", items)
-    return PaperParse(job.paper, len(items), count_reasons(rejects), tuple(sorted({r.route for r in results})))
+    rejects = outcome.rejects + held
+    return PaperParse(job.paper, len(outcome.items), count_reasons(rejects), tuple(sorted(set(outcome.routes))))
 
 
 def store_items(store: str | os.PathLike[str]) -> list[Item]:

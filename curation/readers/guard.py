@@ -32,7 +32,7 @@ from curation.core.item import Item
 from curation.readers.pdf import open_pdf
 
 # Modules the forkserver imports once, so each guarded child starts without re-importing them.
-_PRELOAD = ["curation.parse.batch", "curation.parse.paper", "curation.keys"]
+_PRELOAD = ["curation.parse.guarded", "curation.parse.paper", "curation.keys"]
 
 
 @dataclass(frozen=True)
