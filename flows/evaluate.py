@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from prefect import flow, task
 
-from curation.evaluate.session import EvalRequest, EvalResult, run_evaluation
+from curation.evaluate.evaluation import EvalRequest, EvalResult, run_evaluation
 from flows import progress
 from flows.summary import StageSummary, publish
 

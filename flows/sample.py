@@ -14,8 +14,8 @@ from pathlib import Path
 
 from prefect import flow, task
 
+from curation.evaluate.evaluation import EvalRequest
 from curation.evaluate.random_model import build_random_lm
-from curation.evaluate.session import EvalRequest
 from curation.review.plan import Annotator
 from curation.review.server import ENV_URL, LabelStudioServer, load_credentials, secrets_path
 from flows.evaluate import evaluate_flow

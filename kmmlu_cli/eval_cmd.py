@@ -14,9 +14,9 @@ from curation.core.errors import InputError
 from curation.core.io import read_jsonl
 from curation.core.versions import SCORING_VERSION
 from curation.evaluate.dataset import load_release
+from curation.evaluate.evaluation import EvalRequest
 from curation.evaluate.report import ResultMeta, Summary, write_result
 from curation.evaluate.score import score
-from curation.evaluate.session import EvalRequest
 from kmmlu_cli import console
 from kmmlu_cli.flow_run import prefect_console_off
 

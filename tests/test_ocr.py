@@ -445,7 +445,7 @@ def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
     rules differ)."""
     from curation.ocr.layout import page_rules_from_image
     from curation.parse.tables import page_tables, table_markdown
-    from curation.parse.words import page_words
+    from curation.readers.words import page_words
 
     compared = 0
     with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:

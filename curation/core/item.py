@@ -4,7 +4,7 @@ An item is frozen. Stages that change an item (review corrections, answer joins)
 ``item.model_copy(update=...)``; the id never changes once published.
 
 Text is stored NFC. Circled option markers (①) and every other character survive as printed: NFKC is
-only ever applied inside matching keys (see ``curation.core.textnorm``), never to stored text.
+only ever applied inside matching keys (see ``curation.core.matching``), never to stored text.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import numpy as np
 import pymupdf
 
 from curation.keys.rows import group_rows
-from curation.parse.words import Word
+from curation.readers.words import Word
 
 INK_THRESHOLD = 140
 

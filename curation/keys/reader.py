@@ -12,7 +12,7 @@ from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_
 from curation.keys.rows import group_rows
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
-from curation.parse.words import Word
+from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen

@@ -37,8 +37,8 @@ from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
-from curation.parse.words import Line, Word, page_words
 from curation.readers.pdf import open_pdf
+from curation.readers.words import Line, Word, page_words
 
 # A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
 WITHHELD_FLAG = "withheld"

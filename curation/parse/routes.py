@@ -33,12 +33,12 @@ from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
-from curation.parse.words import Word
 from curation.readers.bundle import BundleLimits, unpack
 from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx
+from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from curation.parse.words import Line, Word, circled_value
+from curation.readers.words import Line, Word, circled_value
 
 START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")

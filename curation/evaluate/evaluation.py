@@ -20,7 +20,7 @@ from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
 from curation.evaluate.prompts import LANGUAGES, PromptSpec
 from curation.evaluate.report import ResultMeta, Summary, write_result
-from curation.evaluate.run import EvalOutcome, evaluate, select_items
+from curation.evaluate.responses import EvalOutcome, evaluate, select_items
 from curation.evaluate.score import score
 
 
