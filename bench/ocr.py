@@ -27,7 +27,10 @@ import pymupdf
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from curation.ocr import OcrConfig, char_accuracy, ocr_page, page_regions, text_layer_status  # noqa: E402
+from curation.ocr.layout import page_regions  # noqa: E402
+from curation.ocr.page import ocr_page  # noqa: E402
+from curation.ocr.triage import text_layer_status  # noqa: E402
+from curation.ocr.types import OcrConfig, char_accuracy  # noqa: E402
 from curation.parse.routes import rasterise  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata" / "pdf"

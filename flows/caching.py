@@ -1,35 +1,9 @@
-"""Task caching keyed on inputs, the task's code, and the files a task left behind.
-
-A task that writes into a folder (a paper's items, rejects and crops) must run again if that folder was
-deleted, even though its inputs did not change: ``OutputsPresent`` adds the folder's listing to the key.
-"""
+"""Task caching for the shard scans, keyed on their inputs (shard versions, item digest, parameters) and the
+task's code. Parses are not cached here: each paper's folder holds a completion marker
+(``curation.core.markers``), which survives the Prefect result store and knows the versions that made it."""
 
 from __future__ import annotations
 
-import hashlib
-import uuid
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
-
-
-@dataclass
-class OutputsPresent(CachePolicy):
-    folder_input: str = "out_dir"
-
-    def compute_key(self, task_ctx: Any, inputs: dict[str, Any], flow_parameters: dict[str, Any], **kwargs: Any) -> str | None:
-        folder = Path(str(inputs.get(self.folder_input, "")))
-        files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-        if not files:
-            return uuid.uuid4().hex  # nothing there: never a cache hit
-        digest = hashlib.sha256()
-        for path in files:
-            stat = path.stat()
-            digest.update(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-        return digest.hexdigest()
-
+from prefect.cache_policies import INPUTS, TASK_SOURCE
 
 CACHED = INPUTS + TASK_SOURCE
-CACHED_WITH_OUTPUTS = INPUTS + TASK_SOURCE + OutputsPresent()

@@ -2,33 +2,36 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
 
 from prefect import flow, task
 
-from curation.evaluate.session import EvalRequest, EvalResult, run_evaluation
+from curation.evaluate.evaluation import EvalRequest, EvalResult, run_evaluation
+from flows import progress
 from flows.summary import StageSummary, publish
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    summaries: list[StageSummary]
+    result: EvalResult
 
 
 @task(name="evaluate-model")
 def evaluate_task(request: EvalRequest) -> EvalResult:
-    return run_evaluation(request)
+    """Reports the responses as they come (``flows.progress``: stage ``evaluate``)."""
+    return run_evaluation(request, lambda n: progress.stage("evaluate", n), lambda n: progress.advance("evaluate", n))
 
 
 @flow(name="evaluate", log_prints=True)
-def evaluate_flow(release: str, model: str, backend: str, out: str, prompt: str = "ko", limit: int | None = None,
-                  batch_size: int = 8, base_url: str | None = None, max_new_tokens: int | None = None,
-                  device: str | None = None) -> list[StageSummary]:
-    result = evaluate_task(EvalRequest(
-        release=Path(release), model=model, backend=backend, out=Path(out), prompt=prompt, limit=limit,
-        batch_size=batch_size, base_url=base_url, max_new_tokens=max_new_tokens, device=device,
-    ))
+def evaluate_flow(request: EvalRequest) -> Evaluated:
+    result = evaluate_task(request)
     summary = result.summary
     passed = [lic.license for lic in summary.licenses if lic.passed]
     summaries = [StageSummary.of(
         "evaluate", found_in=summary.run.items, out=summary.run.items,
         notes=f"{summary.passed_count}/{len(summary.licenses)} licences passed {passed}; "
-              f"{result.outcome.requested} requests, {result.outcome.cached} cached; {out}",
+              f"{result.outcome.requested} requests, {result.outcome.cached} cached; {request.out}",
     )]
     publish("evaluate", summaries)
-    return summaries
+    return Evaluated(summaries, result)

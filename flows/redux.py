@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from prefect import flow, task
 
-from curation.dedup.minhash import DedupParams
-from curation.redux.easy import EasySettings
 from curation.redux.run import ReduxResult, ReduxSettings, run_redux
 from flows.release import release_flow
 from flows.summary import StageSummary, publish
+
+
+@dataclass(frozen=True)
+class Reduxed:
+    summaries: list[StageSummary]
+    result: ReduxResult
 
 
 @task(name="redux")
@@ -20,16 +25,15 @@ def redux_task(sources: list[str], out: str, settings: ReduxSettings, easy_resul
 
 
 @flow(name="redux", log_prints=True)
-def redux_flow(sources: list[str], out: str, subjects: str = "technical", easy_results: list[str] | None = None,
-               easy_k: int = 4, easy_n: int = 8, web: list[str] | None = None, threshold: float = 0.8,
-               version: str | None = None, releases: str = "releases") -> list[StageSummary]:
-    settings = ReduxSettings(subjects=subjects, easy=EasySettings(k=easy_k, n=easy_n),
-                             dedup=DedupParams(threshold=threshold, lsh_threshold=min(0.5, threshold)))
-    result = redux_task(sources, out, settings, easy_results or [], web or [])
+def redux_flow(sources: list[str], out: str, settings: ReduxSettings | None = None,
+               easy_results: list[str] | None = None, web: list[str] | None = None, version: str | None = None,
+               releases: str = "releases") -> Reduxed:
+    """``version``: also cut the survivors as release ``kmmlu-redux-VERSION`` under ``releases``."""
+    result = redux_task(sources, out, settings or ReduxSettings(), easy_results or [], web or [])
     total = result.report.items["total"]
     summaries = [StageSummary.of("redux", found_in=total, out=len(result.survivors),
                                  rejected={"dropped": len(result.dropped), "sent to review": len(result.flagged)})]
     if version:
-        summaries += release_flow(version, store=str(Path(out) / "store"), out=releases, name="kmmlu-redux")
+        summaries += release_flow(version, store=str(Path(out) / "store"), out=releases, name="kmmlu-redux").summaries
     publish("redux", summaries)
-    return summaries
+    return Reduxed(summaries, result)

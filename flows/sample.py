@@ -14,6 +14,7 @@ from pathlib import Path
 
 from prefect import flow, task
 
+from curation.evaluate.evaluation import EvalRequest
 from curation.evaluate.random_model import build_random_lm
 from curation.review.plan import Annotator
 from curation.review.server import ENV_URL, LabelStudioServer, load_credentials, secrets_path
@@ -64,7 +65,7 @@ def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PO
                                   review_project=SAMPLE_REVIEW, annotators=list(SAMPLE_REVIEWERS))
     version = f"{site.year}.0rc1"
     releases = root / "releases"
-    summaries += release_flow(version, store=str(root / "data"), out=str(releases), reuse_existing=True)
+    summaries += release_flow(version, store=str(root / "data"), out=str(releases), reuse_existing=True).summaries
     release_dir = releases / f"kmmlu-pro-{version}"
     where = {
         "sample board": str(site.root),
@@ -79,6 +80,7 @@ def sample_flow(work: str = "work", evaluate: bool = True, port: int = SAMPLE_PO
         if not (model / "config.json").exists():
             build_random_lm(model, "tiny")
         out = root / "eval" / "tiny-random-llama"
-        summaries += evaluate_flow(str(release_dir), str(model), "hf", str(out), max_new_tokens=24, device="cpu")
+        summaries += evaluate_flow(EvalRequest(release=release_dir, model=str(model), backend="hf", out=out,
+                                               max_new_tokens=24, device="cpu")).summaries
         where["evaluation"] = str(out / "report.md")
     return SampleOutputs(summaries, where)

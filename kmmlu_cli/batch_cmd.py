@@ -9,10 +9,12 @@ import typer
 from rich.table import Table
 
 from curation.core.lock import FolderLock
-from kmmlu_cli import app, console, err_console
+from kmmlu_cli import console, err_console
+
+cli = typer.Typer()
 
 
-@app.command("parse-batch")
+@cli.command("parse-batch")
 def parse_batch_cmd(
     papers: List[str] = typer.Argument(..., help="Question papers; PAPER=KEY parses a paper with its answer key."),
     out: Path = typer.Option(..., "--out", help="Folder for <paper>/items.jsonl and quarantine.jsonl."),
@@ -23,7 +25,8 @@ def parse_batch_cmd(
 ) -> None:
     """Parse papers one by one under limits; go on after any refusal; exit 1 if any was quarantined."""
     # Imported here: the parser pulls in PyMuPDF, which every other kmmlu command would pay for at start-up.
-    from curation.parse.batch import BatchJob, PaperOutcome, parse_batch
+    from curation.parse.batch import parse_batch
+    from curation.parse.guarded import BatchJob, PaperOutcome
     from curation.readers.guard import Limits
 
     given = {"timeout_s": timeout, "max_pages": max_pages, "max_memory_mb": max_memory}
@@ -46,6 +49,8 @@ def parse_batch_cmd(
         jobs.append(BatchJob(Path(paper), Path(key) if sep else None))
     with FolderLock(out, "parse-batch"):
         result = parse_batch(jobs, out, limits, crops=crops, on_done=report)
+    for paper in result.already_done:
+        table.add_row(paper.name, "", "", "", "", "already done (same paper, key and versions)")
     console.print(table)
     if result.quarantined:
         console.print(f"{len(result.quarantined)} quarantined: see {out / 'quarantine.jsonl'}", soft_wrap=True)

@@ -9,10 +9,12 @@ import typer
 from rich.table import Table
 
 from curation.catalog import load_catalog
-from kmmlu_cli import app, console
+from kmmlu_cli import console
+
+cli = typer.Typer()
 
 
-@app.command("catalog")
+@cli.command("catalog")
 def catalog(
     json_out: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
     catalog_file: Path = typer.Option(None, "--catalog", help="Another catalog YAML."),

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
 from curation.core.errors import InputError
-from curation.core.io import atomic_write, read_items, write_jsonl
+from curation.core.io import read_items
 from curation.decontam import DecontamParams, decontaminate
-from curation.dedup.minhash import DedupParams, entries_from, find_duplicates
-from kmmlu_cli import app, console
+from curation.dedup.minhash import DedupParams
+from curation.dedup.run import dedup_items, write_dedup_summary
+from kmmlu_cli import console
+
+cli = typer.Typer()
 
 
-@app.command("dedup")
+@cli.command("dedup")
 def dedup(
     inputs: list[Path] = typer.Argument(..., help="Item files (JSONL or parquet), earliest first: earlier releases "
                                         "and other benchmarks before the new items; the first copy is canonical."),
@@ -25,21 +27,13 @@ def dedup(
     if not 0 < threshold <= 1:
         raise InputError(f"--threshold {threshold}: must be in (0, 1]")
     params = DedupParams(threshold=threshold, lsh_threshold=min(0.5, threshold))
-    entries = entries_from((str(path), read_items(path)) for path in inputs)
-    found = find_duplicates(entries, params)
-    write_jsonl(out / "duplicates.jsonl", (d.model_dump(mode="json") for d in found))
-    summary = {
-        "items": len(entries), "duplicates": len(found),
-        "exact": sum(d.kind == "exact" for d in found), "near": sum(d.kind == "near" for d in found),
-        "inputs": [str(p) for p in inputs], "fingerprint": params.fingerprint(), "params": params.as_dict(),
-    }
-    with atomic_write(out / "dedup_summary.json") as handle:
-        handle.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
-    console.print(f"{len(entries)} items, {summary['exact']} exact and {summary['near']} near duplicates "
+    result = dedup_items(((str(path), read_items(path)) for path in inputs), out, params)
+    write_dedup_summary(out / "dedup_summary.json", result, [str(p) for p in inputs])
+    console.print(f"{result.items} items, {result.exact} exact and {result.near} near duplicates "
                   f"-> {out / 'duplicates.jsonl'}")
 
 
-@app.command("decontam")
+@cli.command("decontam")
 def decontam(
     items: list[Path] = typer.Option(..., "--items", help="Item file(s), JSONL or parquet."),
     web: list[str] = typer.Option(..., "--web", help="Parquet shard or folder, local or an fsspec URL "

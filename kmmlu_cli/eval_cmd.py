@@ -7,24 +7,37 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from curation.core.errors import InputError
 from curation.core.io import read_jsonl
 from curation.core.versions import SCORING_VERSION
 from curation.evaluate.dataset import load_release
+from curation.evaluate.evaluation import EvalRequest
 from curation.evaluate.report import ResultMeta, Summary, write_result
 from curation.evaluate.score import score
-from curation.evaluate.session import EvalRequest, run_evaluation
-from kmmlu_cli import app, console
+from kmmlu_cli import console
+from kmmlu_cli.flow_run import prefect_console_off
 
-eval_app = typer.Typer(help="Evaluate models on a release with the official pass rules.", no_args_is_help=True)
-app.add_typer(eval_app, name="eval")
+cli = typer.Typer(help="Evaluate models on a release with the official pass rules.", no_args_is_help=True)
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _ResponsesBar:
+    """The evaluate flow's progress (``flows.progress``) as one bar of responses."""
+
+    def __init__(self, bar: Progress, task: TaskID) -> None:
+        self._bar, self._task = bar, task
+
+    def stage(self, name: str, total: int | None) -> None:
+        self._bar.update(self._task, total=total)
+
+    def advance(self, name: str, n: int = 1) -> None:
+        self._bar.advance(self._task, n)
 
 
 def _print_summary(summary: Summary, out: Path) -> None:
@@ -38,7 +51,7 @@ def _print_summary(summary: Summary, out: Path) -> None:
     console.print(f"results in {out}/ (summary.json, report.md, predictions.jsonl)")
 
 
-@eval_app.command("run")
+@cli.command("run")
 def run_cmd(
     release: Path = typer.Option(..., "--release", help="Release folder (releases/kmmlu-pro-VERSION)."),
     model: str = typer.Option(..., "--model", help="Model: a transformers path or hub id (hf), or the served name."),
@@ -65,6 +78,9 @@ def run_cmd(
     cache_path: Optional[Path] = typer.Option(None, "--cache", help="Response cache (default OUT/cache.sqlite)."),
 ) -> None:
     """Run a model on a release with the paper's zero-shot CoT protocol, then score it."""
+    from flows import progress
+    from flows.evaluate import evaluate_flow
+
     request = EvalRequest(
         release=release, model=model, backend=backend, out=out, prompt=prompt, limit=limit, licenses=tuple(licenses),
         batch_size=batch_size, device=device, dtype=dtype, base_url=base_url, api_key_env=api_key_env, serve=serve,
@@ -74,14 +90,17 @@ def run_cmd(
     )
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
-    ) as progress:
-        task = progress.add_task(f"{model} ({backend})", total=None)
-        result = run_evaluation(request, lambda n: progress.update(task, total=n), lambda n: progress.advance(task, n))
+    ) as bar, prefect_console_off():
+        progress.use(_ResponsesBar(bar, bar.add_task(f"{model} ({backend})", total=None)))
+        try:
+            result = evaluate_flow(request).result
+        finally:
+            progress.use(None)
     console.print(f"{result.outcome.requested} requests sent, {result.outcome.cached} responses from the cache")
     _print_summary(result.summary, out)
 
 
-@eval_app.command("score")
+@cli.command("score")
 def score_cmd(
     release: Path = typer.Option(..., "--release", help="Release folder."),
     predictions: Path = typer.Option(..., "--predictions", help="JSONL: id, prediction (1-based int or null)."),
@@ -114,7 +133,7 @@ def score_cmd(
     _print_summary(summary, out)
 
 
-@eval_app.command("diagnose")
+@cli.command("diagnose")
 def diagnose_cmd(
     results: list[Path] = typer.Argument(..., help="Result folders of one release (eval run --out)."),
     release: Path = typer.Option(..., "--release", help="The release those results were computed on."),
@@ -138,7 +157,7 @@ def diagnose_cmd(
     console.print(f"wrote {out}; send to review with: kmmlu review push --items {out}")
 
 
-@eval_app.command("leaderboard")
+@cli.command("leaderboard")
 def leaderboard_cmd(
     results: list[Path] = typer.Argument(..., help="Result folders (eval run --out)."),
     out: Path = typer.Option(Path("site"), "--out", help="Folder for the static site."),

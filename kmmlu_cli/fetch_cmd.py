@@ -13,10 +13,12 @@ from curation.catalog import load_catalog
 from curation.core.errors import FetchError
 from curation.sources.discover import Discoverer
 from curation.sources.fetch import Fetcher, RawStore, check_url
-from kmmlu_cli import app, console, err_console
+from kmmlu_cli import console, err_console
+
+cli = typer.Typer()
 
 
-@app.command("fetch")
+@cli.command("fetch")
 def fetch(
     urls: List[str] = typer.Argument(..., help="URLs of papers or answer keys."),
     license: str = typer.Option(..., "--license", help="License code from the catalog."),
@@ -45,7 +47,7 @@ def fetch(
         raise typer.Exit(1)
 
 
-@app.command("discover")
+@cli.command("discover")
 def discover(
     year: int = typer.Option(..., "--year"),
     licenses: Optional[List[str]] = typer.Option(None, "--licenses", help="License codes (default: all 14)."),

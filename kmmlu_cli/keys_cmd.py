@@ -9,13 +9,12 @@ import typer
 from rich.table import Table
 
 from curation.keys import read_key
-from kmmlu_cli import app, console
+from kmmlu_cli import console
 
-key_app = typer.Typer(help="Official answer keys.", no_args_is_help=True)
-app.add_typer(key_app, name="key")
+cli = typer.Typer(help="Official answer keys.", no_args_is_help=True)
 
 
-@key_app.command("show")
+@cli.command("show")
 def show(
     key: Path = typer.Argument(..., help="The key: PDF (text, image or outline tables), CSV, XLSX or JSON."),
     json_out: bool = typer.Option(False, "--json", help="Print the key as JSON."),

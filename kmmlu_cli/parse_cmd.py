@@ -16,14 +16,15 @@ from rich.table import Table
 
 from curation.core.errors import InputError
 from curation.core.io import write_items, write_jsonl
-from curation.keys import read_key
-from curation.ocr import OcrConfig
+from curation.ocr.types import OcrConfig
 from curation.parse import PaperMeta
 from curation.parse.paper import save_crops
-from kmmlu_cli import app, console
+from kmmlu_cli import console
+
+cli = typer.Typer()
 
 
-@app.command("parse")
+@cli.command("parse")
 def parse_cmd(
     paper: Path = typer.Argument(..., help="Question paper: PDF (with or without text), HWP, HWPX or a ZIP of them."),
     key: Optional[Path] = typer.Option(None, "--key", help="Official answer key (PDF, CSV, JSON, XLSX)."),
@@ -50,7 +51,9 @@ def parse_cmd(
     lang: str = typer.Option(OcrConfig.lang, "--ocr-lang", help="Tesseract models, e.g. kor+eng."),
 ) -> None:
     """Parse a question paper into DIR/items.jsonl, DIR/rejects.jsonl and DIR/crops/*.png."""
-    from curation.parse import parse
+    from curation.keys import AnswerKey
+    from curation.parse import RouteResult, parse
+    from curation.parse.keyjoin import key_mismatch, read_paper_key
 
     if ocr not in ("never", "auto", "always"):
         raise InputError(f"--ocr {ocr!r}: use never, auto or always")
@@ -64,15 +67,23 @@ def parse_cmd(
 
         vlm = VlmConfig(url=url, model=model)
     meta = PaperMeta(license=license, year=year, session=session, form=form, subject=subject)
-    answer_key = read_key(key, ocr=key_ocr) if key else None
+    answer_key, key_rejects = read_paper_key(key, ocr=key_ocr) if key else (None, [])
     with console.status(f"parsing {paper.name}") as status:
 
         def on_page(number: int, pages: int) -> None:
             status.update(f"parsing {paper.name}: OCR read page {number} of {pages}")
 
-        results = parse(
-            paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answer_key
-        )
+        def run(answers: AnswerKey | None) -> list[RouteResult]:
+            return parse(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answers)
+
+        results = run(answer_key)
+        if answer_key is not None and key is not None:
+            mismatch = key_mismatch(paper, key, answer_key, [i for r in results for i in r.items])
+            if mismatch is not None:
+                key_rejects.append(mismatch)
+                results = run(None)
+    for reject in key_rejects:
+        console.print(f"[yellow]warning:[/] {escape(reject.detail or reject.reason)}", highlight=False, soft_wrap=True)
     for n, route in enumerate(results):
         items = route.items
         folder = out
@@ -85,6 +96,7 @@ def parse_cmd(
         if crops and route.route.startswith("pdf") and route.parse and Path(route.parse.summary.source).exists():
             items = save_crops(route.parse, folder / "crops").items
         write_items(folder / "items.jsonl", items)
+        route.rejects[:0] = key_rejects if n == 0 else []
         write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in route.rejects))
         console.print(_summary(route, items, folder))
         for warning in route.parse.summary.warnings if route.parse is not None else ():
@@ -102,6 +114,7 @@ def _summary(route, items, folder: Path) -> Table:
     s = route.parse.summary if route.parse is not None else None
     if s is not None:
         table.add_row("pages", f"{s.pages} ({route.ocr_pages} by OCR); columns {s.columns}")
+        table.add_row("printed questions", f"{s.printed} = {s.items} items + {s.printed - s.items} rejects")
         table.add_row("answers", f"{s.answered}/{s.items} from {s.answer_source or 'none'}")
         table.add_row("figures / tables", f"{s.with_image} / {s.with_table}")
         table.add_row("subjects", ", ".join(f"{k} {v}" for k, v in s.subjects.items()))

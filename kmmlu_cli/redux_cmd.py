@@ -9,11 +9,14 @@ import typer
 from curation.core.errors import InputError
 from curation.dedup.minhash import DedupParams
 from curation.redux.easy import EasySettings
-from curation.redux.run import ReduxSettings, run_redux
-from kmmlu_cli import app, console
+from curation.redux.run import ReduxSettings
+from kmmlu_cli import console
+from kmmlu_cli.flow_run import prefect_console_off
+
+cli = typer.Typer()
 
 
-@app.command("redux")
+@cli.command("redux")
 def redux(
     sources: list[Path] = typer.Option(..., "--source", help="KMMLU CSV, JSON, JSONL (also the instruction "
                                        "format), parquet or a saved datasets folder; repeatable. The file name "
@@ -32,6 +35,8 @@ def redux(
     workers: int = typer.Option(1, "--workers", min=1, help="Processes scanning web shards."),
 ) -> None:
     """Read, select subjects, flag, find duplicates, decontaminate, drop easy items; write the survivors."""
+    from flows.redux import redux_flow
+
     if not 0 < threshold <= 1:
         raise InputError(f"--dup-threshold {threshold}: must be in (0, 1]")
     settings = ReduxSettings(
@@ -40,7 +45,9 @@ def redux(
         dedup=DedupParams(threshold=threshold, lsh_threshold=min(0.5, threshold)),
         decontam_workers=workers,
     )
-    result = run_redux([str(s) for s in sources], out, settings, easy_results=easy_results, web=web)
+    with prefect_console_off():
+        result = redux_flow([str(s) for s in sources], str(out), settings, easy_results=[str(p) for p in easy_results],
+                            web=web).result
     report = result.report
     console.print(
         f"{report.items['total']} test items: {len(result.survivors)} kept, {len(result.flagged)} sent to review, "

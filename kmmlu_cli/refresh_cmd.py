@@ -11,7 +11,9 @@ from rich.table import Table
 
 from curation.core.lock import FolderLock
 from curation.review.plan import read_annotators
-from kmmlu_cli import app, console
+from kmmlu_cli import console
+
+cli = typer.Typer()
 
 
 class StageBars:
@@ -51,7 +53,7 @@ def summary_table(title: str, summaries) -> Table:
     return table
 
 
-@app.command("refresh")
+@cli.command("refresh")
 def refresh(
     year: int = typer.Option(..., "--year"),
     licenses: Optional[List[str]] = typer.Option(None, "--licenses", help="License codes (default: all 14)."),

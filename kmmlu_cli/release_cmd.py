@@ -7,18 +7,15 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from curation.release.cut import cut_release
 from curation.release.diff import diff_releases
-from curation.release.hub import push_release, resolve_token
-from curation.release.policy import load_policy
 from curation.release.verify import verify_release
-from kmmlu_cli import app, console, err_console
+from kmmlu_cli import console, err_console
+from kmmlu_cli.flow_run import prefect_console_off
 
-release = typer.Typer(help="Cut, verify, diff and publish releases.", no_args_is_help=True)
-app.add_typer(release, name="release")
+cli = typer.Typer(help="Cut, verify, diff and publish releases.", no_args_is_help=True)
 
 
-@release.command("cut")
+@cli.command("cut")
 def cut(
     version: str = typer.Option(..., "--version", help="Release version, e.g. 2026."),
     store: Path = typer.Option(Path("data"), "--store", help="The data store to cut from."),
@@ -28,9 +25,13 @@ def cut(
     policy: Path = typer.Option(None, "--policy", help="Release policy YAML (default: the built-in one)."),
 ) -> None:
     """Build <out>/<name>-<version>/ (refused if that version exists)."""
-    result = cut_release(
-        store, version, out, name=name, policy=load_policy(policy), private_fraction=private_fraction
-    )
+    from flows.release import release_flow
+
+    with prefect_console_off():
+        released = release_flow(version, store=str(store), out=str(out), name=name,
+                                policy=str(policy) if policy else None, private_fraction=private_fraction)
+    result = released.cut
+    assert result is not None, "a cut without reuse_existing always cuts"
     counts = result.manifest.counts
     console.print(f"cut {result.release_dir}: {counts.items} public items", soft_wrap=True)
     table = Table()
@@ -50,7 +51,7 @@ def cut(
         console.print(f"private held-out part: {counts.private_items} items in {result.private_dir}", soft_wrap=True)
 
 
-@release.command("verify")
+@cli.command("verify")
 def verify(release_dir: Path = typer.Argument(..., help="A release folder.")) -> None:
     """Re-check every checksum and the parquet schema against the manifest; exit 1 on any difference."""
     problems = verify_release(release_dir)
@@ -61,7 +62,7 @@ def verify(release_dir: Path = typer.Argument(..., help="A release folder.")) ->
     console.print(f"{release_dir}: OK, every file matches its manifest")
 
 
-@release.command("diff")
+@cli.command("diff")
 def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> None:
     """Items added, removed and changed (with which fields) from OLD to NEW."""
     result = diff_releases(old, new)
@@ -84,7 +85,7 @@ def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> No
     console.print(table)
 
 
-@release.command("push")
+@cli.command("push")
 def push(
     release_dir: Path = typer.Argument(..., help="A verified release folder."),
     repo_id: str = typer.Option(..., "--repo-id", help="ORG/NAME of the dataset repository."),
@@ -93,6 +94,8 @@ def push(
     endpoint: str = typer.Option(None, "--endpoint", help="Hub URL (default: huggingface.co)."),
 ) -> None:
     """Upload a release with huggingface_hub (token from HF_TOKEN or a user-only file)."""
+    from curation.release.hub import push_release, resolve_token
+
     result = push_release(
         release_dir, repo_id, token=resolve_token(token_file=token_file), private=private, endpoint=endpoint
     )

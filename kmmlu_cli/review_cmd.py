@@ -30,11 +30,10 @@ from curation.review.server import (
     server_url,
 )
 from curation.review.status import review_status
-from kmmlu_cli import app, console
+from kmmlu_cli import console
 
-review = typer.Typer(help="Human review in Label Studio: serve, push, pull, adjudicate, apply, status.",
-                     no_args_is_help=True)
-app.add_typer(review, name="review")
+cli = typer.Typer(help="Human review in Label Studio: serve, push, pull, adjudicate, apply, status.",
+                  no_args_is_help=True)
 
 STORE = typer.Option(Path("data"), "--store", help="The data store.")
 PROJECT = typer.Option("kmmlu-pro", "--project", help="Review name; its Label Studio projects carry it.")
@@ -44,7 +43,7 @@ def _client() -> ReviewClient:
     return ReviewClient(server_url(), load_credentials().token)
 
 
-@review.command("serve")
+@cli.command("serve")
 def serve(
     store: Path = STORE,
     port: int = typer.Option(8080, "--port", help="Port on 127.0.0.1."),
@@ -69,7 +68,7 @@ def serve(
         server.stop()
 
 
-@review.command("push")
+@cli.command("push")
 def push(
     items: Path = typer.Option(..., "--items", help="Items to review (JSONL or parquet)."),
     project: str = PROJECT,
@@ -95,7 +94,7 @@ def push(
     console.print(table)
 
 
-@review.command("pull")
+@cli.command("pull")
 def pull(
     project: str = PROJECT,
     out: Path = typer.Option(Path("annotations"), "--out", help="Folder for the pulled annotations."),
@@ -110,7 +109,7 @@ def pull(
     console.print(table)
 
 
-@review.command("adjudicate")
+@cli.command("adjudicate")
 def adjudicate(
     project: str = PROJECT,
     annotations: Path = typer.Option(Path("annotations"), "--annotations", help="Folder `review pull` wrote."),
@@ -142,7 +141,7 @@ def adjudicate(
     console.print(table)
 
 
-@review.command("apply")
+@cli.command("apply")
 def apply(store: Path = STORE) -> None:
     """Apply adjudicated corrections as a new review revision with an audit trail (safe to re-run)."""
     path = store / "review" / "verdicts.jsonl"
@@ -158,7 +157,7 @@ def apply(store: Path = STORE) -> None:
         console.print(f"not applied: {reject.item_id}: {reject.reason} ({reject.detail})")
 
 
-@review.command("round")
+@cli.command("round")
 def review_round(
     project: str = PROJECT,
     annotations: Path = typer.Option(Path("annotations"), "--annotations", help="Folder for pulled annotations."),
@@ -173,7 +172,7 @@ def review_round(
     console.print(summary_table(f"review round: {project}", summaries))
 
 
-@review.command("status")
+@cli.command("status")
 def status(project: str = PROJECT) -> None:
     """Progress per annotator and per licence."""
     state = review_status(_client(), project)

@@ -8,11 +8,13 @@ import typer
 from rich.table import Table
 
 from curation.core.lock import FolderLock
-from kmmlu_cli import app, console
+from kmmlu_cli import console
 from kmmlu_cli.refresh_cmd import StageBars, summary_table
 
+cli = typer.Typer()
 
-@app.command("sample")
+
+@cli.command("sample")
 def sample(
     work: Path = typer.Option(Path("work"), "--work", help="Folder for the sample board, raw files, store, releases."),
     evaluate: bool = typer.Option(True, "--evaluate/--no-evaluate", help="Evaluate a tiny random model on CPU."),

@@ -23,3 +23,13 @@ def realdata_path(*parts: str) -> Path:
 @pytest.fixture
 def realdata() -> Path:
     return realdata_path()
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    """A throwaway Prefect server and database for tests that run flows in this process (the CLI's
+    `release cut`, `eval run` and `redux` run theirs)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        yield

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import http.server
 import io
-import threading
 import urllib.request
 import zipfile
-from functools import partial
 from pathlib import Path
 
 import pytest
 from conftest import realdata_path
+from support.http_server import LocalServer, serve_directory
 
 from curation.core.errors import InputError
 from curation.parse import parse
@@ -118,12 +116,8 @@ def test_nested_zips_bounded(tmp_path):
 
 @pytest.fixture
 def server(tmp_path):
-    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with LocalServer(fallback=serve_directory(tmp_path)) as srv:
+        yield srv.base
 
 
 def test_bundle_from_a_server_unpacked_and_parsed(tmp_path, server):

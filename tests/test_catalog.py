@@ -73,3 +73,12 @@ def test_cli_catalog_table_and_errors():
     assert proc.returncode == 0 and "judicial_scrivener" in proc.stdout
     proc = run_cli("catalog", "--catalog", "/nonexistent.yaml")
     assert proc.returncode == 2 and "catalog file not found" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unconfirmed_endpoints_are_named():
+    catalog = load_catalog()
+    lines = catalog.unconfirmed_endpoints([lic.code for lic in catalog.kmmlu_pro])
+    unconfirmed = [lic for lic in catalog.kmmlu_pro if lic.discovery is not None and lic.discovery.unconfirmed]
+    assert len(lines) == len(unconfirmed) >= 1
+    assert all(line.startswith(f"{lic.code}: ") and "unconfirmed" in line for line, lic in zip(lines, unconfirmed))
+    assert catalog.unconfirmed_endpoints(["cpa"]) == []  # the CPA board was confirmed

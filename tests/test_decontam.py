@@ -4,27 +4,23 @@ stem only."""
 
 from __future__ import annotations
 
-import functools
-import io
 import json
 import pickle
 import random
 import subprocess
 import sys
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import realdata_path
+from support.http_server import LocalServer, serve_directory
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
 
 from curation.core.errors import InputError
 from curation.core.io import write_items
-from curation.core.textnorm import codes_of, key, key_with_offsets, option_key, strip_option_marker
+from curation.core.matching import codes_of, match_key, match_key_with_offsets, option_match_key, strip_option_marker
 from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramHasher, gram_hashes
@@ -37,17 +33,17 @@ STYLES = ["digits", "letters", "paren"]
 
 
 def test_keys_ignore_spacing_punctuation_and_numbering():
-    assert key("① 甲은  乙에게, 재물을") == key("1. 甲은乙에게 재물을") == "1甲은乙에게재물을"
-    assert option_key("① 3년 이하") == option_key("(1) 3년 이하") == option_key("A. 3년이하") == "3년이하"
+    assert match_key("① 甲은  乙에게, 재물을") == match_key("1. 甲은乙에게 재물을") == "1甲은乙에게재물을"
+    assert option_match_key("① 3년 이하") == option_match_key("(1) 3년 이하") == option_match_key("A. 3년이하") == "3년이하"
     assert strip_option_marker("1.5배 이상") == "1.5배 이상"
-    assert key("옳은 것(○)과 옳지 않은 것(×)") == "옳은것○과옳지않은것×"
+    assert match_key("옳은 것(○)과 옳지 않은 것(×)") == "옳은것○과옳지않은것×"
     text = "가 ⑪나"
-    k, src = key_with_offsets(text)
+    k, src = match_key_with_offsets(text)
     assert k == "가11나" and [text[i] for i in src] == ["가", "⑪", "⑪", "나"]
 
 
 def test_sampled_gram_hashes_are_every_stride_th_gram():
-    codes = codes_of(key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다"))
+    codes = codes_of(match_key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다"))
     for n in (8, 13):
         full = gram_hashes(codes, n, 1)
         assert np.unique(full).size == full.size
@@ -77,7 +73,7 @@ def plant_items(items, docs, rng, n_full, n_stem):
     items with a long question planted without options. Returns the documents and the kind per item id."""
     order = list(range(len(items)))
     rng.shuffle(order)
-    stem_only = [i for i in order if len(key(items[i].question)) >= 40][:n_stem]
+    stem_only = [i for i in order if len(match_key(items[i].question)) >= 40][:n_stem]
     full = [i for i in order if i not in stem_only][:n_full]
     planted_docs, kinds = [], {}
     host = rng.sample(range(len(docs)), len(full) + len(stem_only))
@@ -185,8 +181,8 @@ def test_report_points_at_the_planted_text(corpus, result):
         item = by_id[row.id]
         assert row.score >= 0.99 and row.url.startswith("https://example.kr/doc/1")
         assert row.doc_id.startswith("<urn:uuid:01")
-        assert key(item.question) in key(row.span)
-        assert all(option_key(o) in key(row.span) for o in item.options)
+        assert match_key(item.question) in match_key(row.span)
+        assert all(option_match_key(o) in match_key(row.span) for o in item.options)
 
 
 def test_write_clean_removes_every_contaminating_span(corpus, result):
@@ -218,40 +214,15 @@ def test_index_pickles_without_its_bitmaps(corpus):
     assert all(np.array_equal(a.hashes, b.hashes) for a, b in zip(clone.tables, index.tables))
 
 
-class RangeHandler(SimpleHTTPRequestHandler):
-    """A static file server that answers byte ranges, as the Hub and S3 do (parquet readers seek)."""
-
-    def send_head(self):
-        spec = self.headers.get("Range")
-        if not spec:
-            return super().send_head()
-        path = Path(self.translate_path(self.path))
-        data = path.read_bytes()
-        start, _, end = spec.removeprefix("bytes=").partition("-")
-        start, end = int(start), min(int(end) if end else len(data) - 1, len(data) - 1)
-        self.send_response(206)
-        self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.end_headers()
-        return io.BytesIO(data[start : end + 1])
-
-    def log_message(self, *args):
-        pass
-
-
 def test_shards_behind_an_http_url(corpus, result):
     """A shard read through fsspec from a real local HTTP server gives the same hits as the local file."""
     root, items, _ = corpus
     res, _, _ = result
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(RangeHandler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/planted/000_00000.parquet"
+    with LocalServer(fallback=serve_directory(root)) as server:
+        url = server.url("/planted/000_00000.parquet")
         assert list_shards([url])[0].url == url
         params = DecontamParams(batch_rows=200)
         remote = scan_shard(url, ItemIndex.build(items, params), params)
-    finally:
-        server.shutdown()
     local = [h for h in res.hits if "/planted/" in h.shard]
     assert sorted((h.item_id, h.row, h.span) for h in remote) == sorted((h.item_id, h.row, h.span) for h in local)
 

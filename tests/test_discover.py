@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 import yaml
-from localserver import LocalServer, send
+from support.http_server import LocalServer, send
 
 from curation.catalog import DEFAULT_CATALOG, load_catalog
 from curation.sources.discover import Discoverer, classify

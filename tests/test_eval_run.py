@@ -9,11 +9,11 @@ import re
 import shutil
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from evalsupport import sample_release, tiny_causal_lm
+from support.http_server import LocalServer, send_json
 from typer.testing import CliRunner
 
 from curation.core.io import sha256_file
@@ -24,6 +24,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("prefect_harness")  # `eval run` runs the evaluate flow
 
 
 def invoke(*args: str) -> str:
@@ -127,60 +128,34 @@ CANNED = {
 }
 
 
-class FakeOpenAI:
-    """A threaded HTTP server speaking /v1/chat/completions; fails the first request for item 2 with a 500
-    and the first for item 5 with a 429, so the client must retry."""
+class FakeOpenAI(LocalServer):
+    """Speaks /v1/chat/completions; fails the first request for item 2 with a 500 and the first for item 5
+    with a 429, so the client must retry."""
 
     def __init__(self) -> None:
-        self.requests: list[dict] = []
+        super().__init__(fallback=self._answer)
+        self.posts: list[dict] = []
         self.failures_left = {2: [500], 5: [429]}
         self.lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                number = int(re.search(r"문항 (\d+)", body["messages"][-1]["content"]).group(1))
-                with fake.lock:
-                    fake.requests.append(body)
-                    pending = fake.failures_left.get(number)
-                    status = pending.pop(0) if pending else 200
-                if self.path != "/v1/chat/completions":
-                    status = 404
-                if status != 200:
-                    self.send_response(status)
-                    if status == 429:
-                        self.send_header("Retry-After", "0")
-                    self.end_headers()
-                    self.wfile.write(b'{"error": "try again"}')
-                    return
-                text = CANNED.get(number, "정답: A")
-                reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                      "finish_reason": "stop"}]}
-                payload = json.dumps(reply, ensure_ascii=False).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        return self.url("/v1")
 
-    def __enter__(self) -> "FakeOpenAI":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def _answer(self, handler) -> None:
+        body = json.loads(handler.body)
+        number = int(re.search(r"문항 (\d+)", body["messages"][-1]["content"]).group(1))
+        with self.lock:
+            self.posts.append(body)
+            pending = self.failures_left.get(number)
+            status = pending.pop(0) if pending else 200
+        if handler.path != "/v1/chat/completions":
+            status = 404
+        if status != 200:
+            return send_json(handler, status, {"error": "try again"}, {"Retry-After": "0"} if status == 429 else {})
+        text = CANNED.get(number, "정답: A")
+        send_json(handler, 200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                              "finish_reason": "stop"}]})
 
 
 def test_openai_backend_retries_caches_and_scores(release: Path, tmp_path: Path) -> None:
@@ -190,9 +165,9 @@ def test_openai_backend_retries_caches_and_scores(release: Path, tmp_path: Path)
     with FakeOpenAI() as server:
         args = tuple(server.base_url if a == "" else a for a in args)
         invoke(*args)
-        assert len(server.requests) == 12 + 2  # every item once, plus the retries after the 500 and the 429
-        assert {r["model"] for r in server.requests} == {"served-model"}
-        assert server.requests[0]["temperature"] == 0.0 and server.requests[0]["seed"] == 0
+        assert len(server.posts) == 12 + 2  # every item once, plus the retries after the 500 and the 429
+        assert {r["model"] for r in server.posts} == {"served-model"}
+        assert server.posts[0]["temperature"] == 0.0 and server.posts[0]["seed"] == 0
         predictions = {p["id"]: p for p in read_jsonl(out / "predictions.jsonl")}
         assert predictions["cpa-2025-1-A-002"]["prediction"] == 4
         assert predictions["lawyer-2025-1-A-007"]["extracted_by"] == "answer_is"
@@ -205,15 +180,15 @@ def test_openai_backend_retries_caches_and_scores(release: Path, tmp_path: Path)
         assert lawyer["accuracy"] == 0.75 and lawyer["passed"] is True
 
         # a re-run sends nothing: every response comes from the cache
-        before = len(server.requests)
+        before = len(server.posts)
         output = invoke(*args)
-        assert len(server.requests) == before
+        assert len(server.posts) == before
         assert "0 requests sent, 12 responses from the cache" in output
 
         # the English prompt is another prompt: asked again
         invoke(*args[:-1], "en", "--limit", "1")
-        assert len(server.requests) == before + 4
-        assert "Answer: X" in server.requests[-1]["messages"][0]["content"]
+        assert len(server.posts) == before + 4
+        assert "Answer: X" in server.posts[-1]["messages"][0]["content"]
 
 
 def test_openai_backend_gives_up_after_retries_and_keeps_the_rest(release: Path, tmp_path: Path) -> None:
@@ -235,7 +210,8 @@ def test_openai_backend_gives_up_after_retries_and_keeps_the_rest(release: Path,
 FAKE_VLLM = '''#!{python}
 """A stand-in for `vllm serve MODEL --host H --port P`: an OpenAI-compatible server, healthy after a delay."""
 import json, os, sys, time
-from http.server import BaseHTTPRequestHandler, HTTPServer
+sys.path.insert(0, {tests!r})
+from support.http_server import LocalServer, send, send_json
 
 args = sys.argv[1:]
 assert args[0] == "serve", args
@@ -244,24 +220,18 @@ with open(os.environ["FAKE_VLLM_PIDFILE"], "w") as handle:
     handle.write(str(os.getpid()))
 print("loading weights ...", flush=True)
 time.sleep(1.0)
-started = time.monotonic()
+server = LocalServer(host, port)
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_GET(self):
-        self.send_response(200 if self.path == "/health" else 404)
-        self.end_headers()
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        assert body["model"] == model
-        data = json.dumps({{"choices": [{{"message": {{"content": "정답: A"}}, "finish_reason": "stop"}}]}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+@server.route("/health")
+def health(handler):
+    send(handler, 200)
 
-HTTPServer((host, port), Handler).serve_forever()
+@server.route("/v1/chat/completions")
+def chat(handler):
+    assert json.loads(handler.body)["model"] == model
+    send_json(handler, 200, {{"choices": [{{"message": {{"content": "정답: A"}}, "finish_reason": "stop"}}]}})
+
+server.serve_forever()
 '''
 
 
@@ -269,7 +239,7 @@ def test_serve_vllm_starts_waits_and_stops(release: Path, tmp_path: Path, monkey
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "vllm"
-    fake.write_text(FAKE_VLLM.format(python=sys.executable), encoding="utf-8")
+    fake.write_text(FAKE_VLLM.format(python=sys.executable, tests=str(Path(__file__).parent)), encoding="utf-8")
     fake.chmod(0o755)
     pidfile = tmp_path / "vllm.pid"
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")

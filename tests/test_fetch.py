@@ -13,7 +13,7 @@ from pathlib import Path
 import pymupdf as fitz
 import pytest
 from conftest import realdata_path
-from localserver import LocalServer, send, serve_bytes
+from support.http_server import LocalServer, send, serve_bytes
 
 from curation.core.errors import FetchError
 from curation.sources.fetch import Fetcher, FetchPolicy, RawStore, sanitize_filename

@@ -18,13 +18,12 @@ import sys
 import threading
 import time
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import hostile_corpus as corpus
 import pytest
-from localserver import LocalServer, serve_bytes
 from release_store import build_store, make_items
+from support.http_server import LocalServer, send, serve_bytes
 from test_fetch import make_pdf, stored_files
 from test_release_hub import FakeHub
 
@@ -276,68 +275,43 @@ def test_two_cuts_at_once_publish_one_whole_release(big_store, big_reference, tm
 # ---- Label Studio answering 500 -------------------------------------------------------------------------
 
 
-class ErrorServer:
+class ErrorServer(LocalServer):
     """Answers every request with ``status`` and a Django-style HTML error page; records the auth headers."""
 
     def __init__(self, status: int) -> None:
         self.auth: set[str] = set()
-        self.requests = 0
-        outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def _fail(self) -> None:
-                outer.requests += 1
-                outer.auth.add(self.headers.get("Authorization", ""))
-                length = int(self.headers.get("Content-Length") or 0)
-                if length:
-                    self.rfile.read(length)
-                page = b"<!doctype html><html><title>Server Error (500)</title></html>"
-                self.send_response(status)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
+        def fail(handler) -> None:
+            self.auth.add(handler.headers.get("Authorization", ""))
+            page = b"<!doctype html><html><title>Server Error (500)</title></html>"
+            send(handler, status, page, {"Content-Type": "text/html"})
 
-            do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _fail
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(fallback=fail)
 
 
 def test_label_studio_answering_500_during_push_and_pull_loses_nothing(tmp_path):
     """The outage drills against a real server (server stopped mid-push, then a re-run finishes the job with
     nothing doubled; server down during pull) are tests/test_review.py::test_server_down_during_push_then_rerun_finishes
     and ::test_server_down_during_pull_is_a_clear_error. Here the server is up but answers 500 to everything."""
-    studio = ErrorServer(500)
     store = tmp_path / "store"
     out = tmp_path / "annotations"
     earlier = annotations_path(out, "검토")
     earlier.parent.mkdir(parents=True)
     earlier.write_text('{"earlier": "annotation"}\n', encoding="utf-8")
     before = earlier.read_bytes()
-    client = ReviewClient(studio.url, LS_SECRET, timeout=10)
     items = [drill_item(n) for n in range(1, 6)]
     people = [Annotator(name=f"검토자 {n}", email=f"r{n}@kmmlu.test") for n in range(1, 4)]
-    try:
+    with ErrorServer(500) as studio:
+        client = ReviewClient(studio.base, LS_SECRET, timeout=10)
         with pytest.raises(ServerError, match="HTTP 500 \\(an HTML page\\)") as pushed:
             push(client, items, "검토", store, store, people, 2)
         with pytest.raises(ServerError, match="HTTP 500") as pulled:
             pull(client, "검토", out)
-    finally:
-        studio.close()
-    assert studio.requests >= 2 and studio.auth == {f"Token {LS_SECRET}"}
+    assert len(studio.requests) >= 2 and studio.auth == {f"Token {LS_SECRET}"}
     assert not plan_path(store, "검토").exists(), "no plan recorded for work that was not done"
     assert earlier.read_bytes() == before, "annotations pulled before are untouched"
     for error in (pushed.value, pulled.value):
-        assert LS_SECRET not in str(error) and studio.url in str(error)
+        assert LS_SECRET not in str(error) and studio.base in str(error)
 
 
 def drill_item(number: int) -> Item:
@@ -375,9 +349,9 @@ LS_PASSWORD = "PLANTED-ls-password-f00dcafe"
 
 
 def test_a_full_run_never_prints_or_writes_the_tokens(small_store, server, tmp_path):
-    studio = ErrorServer(500)
+    studio = ErrorServer(500).start()
     env = {**os.environ, "HF_TOKEN": HF_SECRET, "KMMLU_LS_TOKEN": LS_SECRET, "KMMLU_LS_PASSWORD": LS_PASSWORD,
-           "KMMLU_LS_URL": studio.url, "KMMLU_LS_SECRETS": str(tmp_path / "absent" / "ls.json"),
+           "KMMLU_LS_URL": studio.base, "KMMLU_LS_SECRETS": str(tmp_path / "absent" / "ls.json"),
            "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_VERBOSITY": "debug"}
     env.pop("HF_HUB_OFFLINE", None)  # the hubs here are local servers
     paper = corpus.paper(tmp_path)

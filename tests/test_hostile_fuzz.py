@@ -13,6 +13,7 @@ import io
 import json
 import re
 import tempfile
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -25,10 +26,12 @@ from hypothesis import strategies as st
 
 from curation.core.errors import CurationError
 from curation.keys import read_key
+from curation.parse import parse
 from curation.parse.paper import parse_paper
 from curation.readers.guard import Limits, check_pdf_limits
 
 PAPER_CASES = 600
+ROUTE_CASES = 150
 PDF_KEY_CASES = 300
 CSV_KEY_CASES = 650
 JSON_KEY_CASES = 650
@@ -124,22 +127,62 @@ def test_fuzz_paper_parser(paper_seeds, scratch):
     assert outcomes["items"] >= PAPER_CASES // 10, outcomes
 
 
-def _read_key(path: Path) -> None:
+@pytest.fixture(scope="module")
+def route_seeds() -> list[bytes]:
+    """Every other way in: HWP 5 (OLE), a ZIP bundle, PDFs encrypted with a user or an owner password."""
+    hwp = realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp").read_bytes()
+    page = _one_page(realdata_path("pdf", "swc1_2025_r23_s1_A_q.pdf"), 1, False)
+    bundle = io.BytesIO()
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.writestr("paper.pdf", page)
+    with pymupdf.open("pdf", page) as doc:
+        user = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
+        owner = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner", permissions=0)
+    return [hwp, bundle.getvalue(), user, owner]
+
+
+def test_fuzz_every_route(route_seeds, scratch):
+    """The one entry, ``parse``, on mutants of every kind: truncated OLE and ZIP containers, flipped bytes in
+    HWP records, encrypted PDFs."""
+    outcomes: Counter = Counter()
+
+    @settings(max_examples=ROUTE_CASES, **SETTINGS)
+    @given(mutated(route_seeds))
+    def case(data: bytes) -> None:
+        path = scratch / "paper.bin"
+        path.write_bytes(data)
+        try:
+            parse(path, ocr="never", guard=LIMITS)
+            outcomes["items"] += 1
+        except CurationError:
+            outcomes["refused"] += 1
+
+    case()
+    assert sum(outcomes.values()) >= ROUTE_CASES
+    assert outcomes["items"] >= ROUTE_CASES // 20, outcomes
+
+
+def _read_key(path: Path, outcomes: Counter) -> None:
     try:
         read_key(path, ocr="never")
+        outcomes["read"] += 1
     except CurationError:
-        pass
+        outcomes["refused"] += 1
 
 
 def test_fuzz_pdf_key_reader(key_seeds, scratch):
+    outcomes: Counter = Counter()
+
     @settings(max_examples=PDF_KEY_CASES, **SETTINGS)
     @given(mutated(key_seeds))
     def case(data: bytes) -> None:
         path = scratch / "key.pdf"
         path.write_bytes(data)
-        _read_key(path)
+        _read_key(path, outcomes)
 
     case()
+    # Mutants deep enough that the key is still read: the fuzz reaches the table readers, not only the door.
+    assert outcomes["read"] >= PDF_KEY_CASES // 10, outcomes
 
 
 HEADERS = ["문제번호", "정답", "교시", "과목", "형별", "number", "answer", "가답안", "최종답안", "", "x"]
@@ -151,11 +194,23 @@ CELL = st.one_of(
 )
 
 
+# Answers a key can hold: keys built of them are deep enough to be read, and get at most one odd cell.
+ANSWER = st.one_of(st.integers(1, 5).map(str), st.sampled_from(["①", "②,③", "1,5", "전항정답", "비공개"]))
+
+
 @st.composite
 def csv_bytes(draw) -> bytes:
-    width = draw(st.integers(1, 6))
-    header = [draw(st.sampled_from(HEADERS)) for _ in range(width)]
-    rows = [[draw(CELL) for _ in range(draw(st.integers(0, width + 1)))] for _ in range(draw(st.integers(0, 30)))]
+    if draw(st.booleans()):
+        header = ["문제번호", "정답"] + draw(st.sampled_from([[], ["교시"], ["과목"]]))
+        extra = {"교시": st.integers(1, 4).map(str), "과목": st.sampled_from(["민법", "회계학"])}
+        rows = [[str(n), draw(ANSWER), *(draw(extra[h]) for h in header[2:])] for n in range(1, draw(st.integers(1, 30)) + 1)]
+        if draw(st.booleans()):
+            row = draw(st.sampled_from(rows))
+            row[draw(st.integers(0, len(row) - 1))] = draw(CELL)
+    else:
+        width = draw(st.integers(1, 6))
+        header = [draw(st.sampled_from(HEADERS)) for _ in range(width)]
+        rows = [[draw(CELL) for _ in range(draw(st.integers(0, width + 1)))] for _ in range(draw(st.integers(0, 30)))]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     if draw(st.booleans()):
@@ -181,8 +236,13 @@ JSON_VALUE = st.recursive(
 
 @st.composite
 def json_bytes(draw) -> bytes:
-    shape = draw(st.sampled_from(["mapping", "records", "any"]))
-    if shape == "mapping":
+    shape = draw(st.sampled_from(["key", "mapping", "records", "any"]))
+    if shape == "key":
+        value = {str(n): draw(st.one_of(ANSWER, st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+                 for n in range(1, draw(st.integers(1, 30)) + 1)}
+        if draw(st.booleans()):
+            value[draw(st.sampled_from(sorted(value)))] = draw(JSON_VALUE)
+    elif shape == "mapping":
         value = draw(st.dictionaries(CELL, JSON_VALUE, max_size=20))
     elif shape == "records":
         value = draw(st.lists(st.dictionaries(st.sampled_from(["number", "answer", "answers", "session", "subject",
@@ -191,20 +251,23 @@ def json_bytes(draw) -> bytes:
     else:
         value = draw(JSON_VALUE)
     text = json.dumps(value, ensure_ascii=draw(st.booleans()), allow_nan=True)
-    if draw(st.booleans()):
+    if draw(st.integers(0, 3)) == 0:
         text = text[: draw(st.integers(0, len(text)))]
     return text.encode("utf-8")
 
 
 def test_fuzz_csv_key_reader(scratch):
+    outcomes: Counter = Counter()
+
     @settings(max_examples=CSV_KEY_CASES, **SETTINGS)
     @given(csv_bytes())
     def case(data: bytes) -> None:
         path = scratch / "key.csv"
         path.write_bytes(data)
-        _read_key(path)
+        _read_key(path, outcomes)
 
     case()
+    assert outcomes["read"] >= CSV_KEY_CASES // 20, outcomes
 
 
 def test_csv_key_with_a_lone_carriage_return_is_refused(scratch):
@@ -215,12 +278,15 @@ def test_csv_key_with_a_lone_carriage_return_is_refused(scratch):
 
 
 def test_fuzz_json_key_reader(scratch):
+    outcomes: Counter = Counter()
+
     @settings(max_examples=JSON_KEY_CASES, **SETTINGS)
     @given(json_bytes())
     def case(data: bytes) -> None:
         path = scratch / "key.json"
         path.write_bytes(data)
-        _read_key(path)
+        _read_key(path, outcomes)
 
     case()
+    assert outcomes["read"] >= JSON_KEY_CASES // 20, outcomes
 

@@ -19,7 +19,8 @@ from conftest import realdata_path
 from curation.core.errors import InputError
 from curation.core.io import read_items, read_jsonl
 from curation.core.item import Item
-from curation.parse.batch import BatchJob, parse_batch
+from curation.parse.batch import parse_batch
+from curation.parse.guarded import BatchJob
 from curation.parse.paper import parse_paper
 from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
 
@@ -87,12 +88,13 @@ def test_the_rest_of_the_batch_goes_on(batch):
     assert len(_items(batch, "good")) == 8
     assert len(_items(batch, "good_last")) == 6
     assert {Path(o.paper).name for o in batch["result"].parsed} == {
-        "good.pdf", "truncated_95.pdf", "broken_xref.pdf", "script.pdf", "hidden.pdf", "long.pdf", "good_last.pdf"
+        "good.pdf", "truncated_95.pdf", "broken_xref.pdf", "script.pdf", "hidden.pdf", "long.pdf", "good_last.pdf",
+        "keyed.pdf", "paper_hwp.pdf",
     }
 
 
 def test_zero_byte_file_is_refused(batch):
-    _refused(batch, "empty", "not a PDF but an empty file")
+    _refused(batch, "empty", "is an empty file, not a PDF, HWP, HWPX or ZIP of papers")
 
 
 def test_truncated_pdf_without_its_text_is_refused(batch):
@@ -132,8 +134,8 @@ def test_random_bytes_named_pdf_are_refused(batch):
     _refused(batch, "random", "unrecognised binary data")
 
 
-def test_zip_named_pdf_is_refused(batch):
-    _refused(batch, "zip", "ZIP archive")
+def test_zip_named_pdf_is_read_as_a_zip_and_its_damaged_member_named(batch):
+    _refused(batch, "zip", "!문제.pdf: damaged PDF that cannot be opened")
 
 
 def test_stored_zip_holding_a_pdf_is_named_as_a_zip(tmp_path):
@@ -142,12 +144,19 @@ def test_stored_zip_holding_a_pdf_is_named_as_a_zip(tmp_path):
         check_pdf_limits(bundle)
 
 
-def test_hwp_named_pdf_is_refused(batch):
-    _refused(batch, "hwp", "OLE compound file (HWP 5")
+def test_an_hwp_paper_named_pdf_is_read_as_the_hwp_it_is(batch):
+    """The route follows the bytes, never the name: a real HWP 5 paper saved as .pdf gives its 50 items."""
+    assert len(_items(batch, "hwp")) == 50
 
 
-def test_key_whose_numbers_do_not_match_the_paper_quarantines_the_paper(batch):
-    _refused(batch, "mismatched_key", "does not match this paper", "3 of 8", "numbers 6-8")
+def test_key_whose_numbers_do_not_match_the_paper_is_a_reject_and_the_paper_keeps_its_items(batch):
+    items = _items(batch, "mismatched_key")
+    assert [i.number for i in items] == list(range(1, 9)) and all(i.answer is None for i in items)
+    rejects = list(read_jsonl(batch["out"] / "keyed" / "rejects.jsonl"))
+    (reject,) = [r for r in rejects if r["stage"] == "keys"]
+    assert reject["reason"] == "answer key does not match the paper"
+    for phrase in ("does not match", "3 of 8", "numbers 6-8", "kept without answers"):
+        assert phrase in reject["detail"], reject["detail"]
 
 
 def test_html_in_question_text_is_kept_literally(batch):
@@ -264,7 +273,7 @@ def test_cli_parse_batch_quarantines_and_goes_on(tmp_path):
     )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert f"quarantined: {bad}: not a PDF" in proc.stderr.replace("\n", "")
+    assert f"quarantined: {bad}: is unrecognised binary data, not a PDF" in proc.stderr.replace("\n", "")
     assert len(read_items(out / "good" / "items.jsonl")) == 8
     assert [r["source"] for r in read_jsonl(out / "quarantine.jsonl")] == [str(bad)]
 

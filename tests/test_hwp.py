@@ -19,7 +19,7 @@ from conftest import realdata_path
 
 from curation.core.errors import InputError
 from curation.keys import read_key
-from curation.ocr import char_accuracy
+from curation.ocr.types import char_accuracy
 from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp

@@ -372,11 +372,11 @@ def test_vector_only_draft_key_reads_its_status_from_the_title(monkeypatch):
     reading gives "(가인)"; one OCR call on the first page's top band gives the status."""
     if shutil.which("tesseract") is None:
         pytest.skip("tesseract is not installed (make ocr): this key is drawn as outlines")
-    from curation.keys import image_table
+    from curation.keys import image_labels
 
     calls = []
-    read_title = image_table.read_title
-    monkeypatch.setattr(image_table, "read_title", lambda page, **kw: calls.append(page.number) or read_title(page, **kw))
+    read_title = image_labels.read_title
+    monkeypatch.setattr(image_labels, "read_title", lambda page, **kw: calls.append(page.number) or read_title(page, **kw))
     key = read_key(realdata_path("pdf", "healthex_2020_s1+s2_AB_draft_key_VECTOR-ONLY.pdf"))
     assert key.status == "provisional"
     assert calls == [0]  # one small call, on the first page

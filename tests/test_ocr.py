@@ -12,37 +12,28 @@ from typer.testing import CliRunner
 
 from curation.core.io import read_items, read_jsonl
 from curation.core.rejects import WITHHELD_REASON
-from curation.ocr import (
-    OcrConfig,
-    OcrWord,
-    QuestionNumbers,
-    Region,
-    TsvWord,
-    _boxes_within_lines,
-    _correct_missed_markers,
-    _fix_bullets,
-    _gray,
-    _join_syllables,
-    _merge_latin,
-    _render_region,
-    _resequence_markers,
-    char_accuracy,
-    find_rings,
-    flatten_background,
-    is_low_confidence,
-    ocr_page,
-    page_regions,
-    pages_to_ocr,
-    parse_tsv,
-    read_rings,
-    skew_angle,
-    tesseract_available,
-    text_layer_status,
-)
+from curation.ocr.layout import flatten_background, gray_image, page_regions, render_region, skew_angle
+from curation.ocr.markers import correct_missed_markers, resequence_markers
+from curation.ocr.numbers import QuestionNumbers
+from curation.ocr.page import ocr_page
+from curation.ocr.repair.boxes import boxes_within_lines
+from curation.ocr.repair.latin import merge_latin
+from curation.ocr.repair.punctuation import fix_bullets
+from curation.ocr.repair.steps import repair_word
+from curation.ocr.repair.syllables import join_syllables
+from curation.ocr.rings import find_rings, read_rings
+from curation.ocr.tesseract import TsvWord, parse_tsv, tesseract_available
+from curation.ocr.triage import pages_to_ocr, text_layer_status
+from curation.ocr.types import OcrConfig, OcrWord, Region, char_accuracy, is_low_confidence
 from kmmlu_cli import app
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with its kor and Hangul models is not installed")
 PHYSICIAN = ("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")
+
+
+def _joined(words: list[OcrWord]) -> list[OcrWord]:
+    """A line's words as a region's reading leaves them: syllables joined, then each word repaired."""
+    return [repair_word(w) for w in join_syllables(words)]
 
 
 def test_parse_tsv_keeps_words_with_boxes():
@@ -60,7 +51,7 @@ def test_syllables_rejoined_words_kept_apart():
     def w(x0: float, x1: float, text: str) -> OcrWord:
         return OcrWord(x0, 0, x1, 10, text, 90.0, 0)
 
-    words = _join_syllables([w(0, 8, "구"), w(10, 18, "강"), w(28, 36, "질"), w(38, 46, "환"), w(48, 56, "ABC")])
+    words = _joined([w(0, 8, "구"), w(10, 18, "강"), w(28, 36, "질"), w(38, 46, "환"), w(48, 56, "ABC")])
     assert [x.text for x in words] == ["구강", "질환", "ABC"]
 
 
@@ -68,7 +59,7 @@ def test_a_word_runs_into_its_parenthesis_but_words_stay_apart():
     def w(x0: float, x1: float, text: str) -> OcrWord:
         return OcrWord(x0, 0, x1, 10, text, 90.0, 0)
 
-    words = _join_syllables([w(0, 40, "감소증후군"), w(42, 60, "(SFTS)"), w(61, 66, "이"), w(80, 90, "(A)"), w(91, 99, "(B)")])
+    words = _joined([w(0, 40, "감소증후군"), w(42, 60, "(SFTS)"), w(61, 66, "이"), w(80, 90, "(A)"), w(91, 99, "(B)")])
     assert [x.text for x in words] == ["감소증후군(SFTS)이", "(A)", "(B)"]
 
 
@@ -89,7 +80,7 @@ def test_a_word_runs_into_its_parenthesis_but_words_stay_apart():
     ],
 )
 def test_english_terms_read_again_by_the_english_model(korean, english, merged):
-    assert _merge_latin(korean, english) == merged
+    assert merge_latin(korean, english) == merged
 
 
 def test_char_accuracy_and_confidence():
@@ -141,7 +132,7 @@ def test_column_regions(parts, page, gutter):
 @needs_tesseract
 def test_circled_markers_read_by_shape():
     with pymupdf.open(realdata_path(*PHYSICIAN)) as doc:
-        image = _render_region(doc[1], Region(95, 280, 400, 380), 300)
+        image = render_region(doc[1], Region(95, 280, 400, 380), 300)
     rings = find_rings(image, 300)
     assert [r[0] for r in read_rings(rings, dpi=300, timeout_s=60) if r] == list("①②③④⑤")
 
@@ -263,7 +254,7 @@ def test_a_crooked_scan_is_straightened_and_gives_the_same_items(tmp_path, angle
     scan = tmp_path / "scan.pdf"
     _crooked_scan(source, [0, 1, 2], angle, scan)
     with pymupdf.open(scan) as doc:
-        assert abs(skew_angle(_gray(doc[1].get_pixmap(dpi=100, colorspace=pymupdf.csGRAY)))) >= 0.9
+        assert abs(skew_angle(gray_image(doc[1].get_pixmap(dpi=100, colorspace=pymupdf.csGRAY)))) >= 0.9
     text = parse(text_part)[0].items
     read = parse(scan)[0]
     assert read.route == "pdf-ocr"
@@ -283,7 +274,7 @@ def test_a_marker_read_as_text_and_run_into_the_option_is_split_off():
     lines = [line(0, "①", "유침시"), line(20, "2)훈침시", "발침하지"), line(40, "③", "발침시")]
     lines[0][0] = OcrWord(96, 0, 107, 10, "①", 96.0, 0)
     lines[2][0] = OcrWord(96, 40, 107, 50, "③", 96.0, 0)
-    _correct_missed_markers(lines)
+    correct_missed_markers(lines)
     assert [w.text for w in lines[1]] == ["②", "훈침시", "발침하지"]
     assert lines[1][0].x1 <= lines[1][1].x0
 
@@ -295,7 +286,7 @@ def test_word_boxes_are_cut_to_their_line():
     words = [t(390, 10, "거", 10), t(389, 14, "절", 10), t(389, 14, "한", 10), t(389, 14, "다.", 10),
              t(427, 10, "협", 12), t(420, 22, "조", 12), t(427, 10, "한다.", 12)]
     words += [t(409, 10, syllable, 11) for syllable in "환자에게유리하면의사가"]  # text of ordinary height
-    boxes = {(w.text, w.key[2]): (w.top, w.top + w.height) for w in _boxes_within_lines(words)}
+    boxes = {(w.text, w.key[2]): (w.top, w.top + w.height) for w in boxes_within_lines(words)}
     assert all(y1 - y0 <= 13 for y0, y1 in boxes.values())  # 10 pt text, 1.5 pt of slack each way
     assert boxes[("조", 12)][0] >= 425 and boxes[("절", 10)][1] <= 402
 
@@ -341,7 +332,7 @@ def test_a_misread_marker_inside_a_row_of_options_follows_the_one_before_it():
 
     lines = [line(0, "①", "Encapsulation", "@", "Class"), line(12, "③", "Method", "④", "Instance"),
              line(40, "①", "event", "02)", "state"), line(52, "③", "message", "④", "transition")]
-    _correct_missed_markers(lines)
+    correct_missed_markers(lines)
     assert [[w.text for w in ws] for ws in lines] == [
         ["①", "Encapsulation", "②", "Class"], ["③", "Method", "④", "Instance"],
         ["①", "event", "②", "state"], ["③", "message", "④", "transition"],
@@ -362,16 +353,16 @@ def test_won_signs_bullets_and_glued_stems_read_as_printed():
     def word(x: float, text: str) -> OcrWord:
         return OcrWord(x, 0, x + 20, 10, text, 90.0, 0)
 
-    words = _join_syllables([word(0, "\\980,000에"), word(100, "설명으로옮지않은것은?"), word(200, "옮기다")])
+    words = _joined([word(0, "\\980,000에"), word(100, "설명으로옮지않은것은?"), word(200, "옮기다")])
     assert [w.text for w in words] == ["￦980,000에", "설명으로옳지않은것은?", "옮기다"]
     lines = [[word(0, "ㅇ"), word(30, "개인에게")], [word(0, "ㅇ")]]
-    _fix_bullets(lines)
+    fix_bullets(lines)
     assert [[w.text for w in ws] for ws in lines] == [["○", "개인에게"], ["ㅇ"]]
 
 
 def test_accounting_years_and_won_amounts_read_as_printed():
     def text(t: str) -> str:
-        return _join_syllables([OcrWord(0, 0, 20, 10, t, 90.0, 0)])[0].text
+        return _joined([OcrWord(0, 0, 20, 10, t, 90.0, 0)])[0].text
 
     assert [text(t) for t in ("20×X1년", "20※1", "(20%2년", "W656,000", "¥W500,000")] == ["20x1년", "20x1", "(20x2년", "￦656,000", "￦500,000"]
     assert [text(t) for t in ("2011년", "W85", "3×4", "20×12")] == ["2011년", "W85", "3×4", "20×12"]
@@ -387,27 +378,27 @@ def test_accounting_years_and_won_amounts_read_as_printed():
 
 
 def test_lost_opening_parentheses_and_straight_quotes():
-    from curation.ocr import _balance_parentheses, _curly_quotes
+    from curation.ocr.repair.punctuation import balance_parentheses, curly_quotes
 
     def line(*texts: str) -> list[OcrWord]:
         return [OcrWord(10 * i, 0, 10 * i + 8, 10, t, 90.0, 0) for i, t in enumerate(texts)]
 
     lines = [line("측정FVPL)금융", "ATP)을", "a)", "(예:", "5분)"), line("(conversion", "cost)는"), line("'", "사실", "'을", '"법률"')]
-    _balance_parentheses(lines)
-    _curly_quotes(lines)
+    balance_parentheses(lines)
+    curly_quotes(lines)
     assert [[w.text for w in ws] for ws in lines] == [
         ["측정(FVPL)금융", "(ATP)을", "a)", "(예:", "5분)"], ["(conversion", "cost)는"], ["‘", "사실", "’을", "“법률”"],
     ]
 
 
 def test_arrows_between_korean_words_and_brackets_left_alone():
-    from curation.ocr import _arrows
+    from curation.ocr.repair.punctuation import arrows
 
     def line(*texts: str) -> list[OcrWord]:
         return [OcrWord(10 * i, 0, 10 * i + 8, 10, t, 90.0, 0) for i, t in enumerate(texts)]
 
     lines = [line("문제설정>가설설정", ">", "조사설계", "->", "자료수집"), line("<소득세법>거주자", "<", "보기", ">", "에서"), line("3", ">", "2")]
-    _arrows(lines)
+    arrows(lines)
     assert [[w.text for w in ws] for ws in lines] == [
         ["문제설정→가설설정", "→", "조사설계", "→", "자료수집"], ["<소득세법>거주자", "<", "보기", ">", "에서"], ["3", ">", "2"],
     ]
@@ -419,7 +410,7 @@ def test_a_ring_read_as_the_wrong_digit_takes_its_place_in_the_sequence():
 
     lines = [line(0, "①", "가", "②", "나"), line(12, "⑧", "다", "④", "라"),
              line(40, "①", "가"), line(52, "②", "나"), line(64, "③", "다"), line(76, "⑨", "라"), line(100, "①", "가")]
-    _resequence_markers(lines)
+    resequence_markers(lines)
     assert [w.text for ws in lines for w in ws if w.text in "①②③④⑤⑥⑦⑧⑨"] == list("①②③④①②③④①")
 
 
@@ -452,9 +443,9 @@ def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
     """Tables found from the rules of a 200 dpi scan hold the same cells as those found from the drawn
     paths of the paper the scan was made from (the words are the text layer's on both sides, so only the
     rules differ)."""
-    from curation.ocr import page_rules_from_image
+    from curation.ocr.layout import page_rules_from_image
     from curation.parse.tables import page_tables, table_markdown
-    from curation.parse.words import page_words
+    from curation.readers.words import page_words
 
     compared = 0
     with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:
@@ -477,7 +468,9 @@ def test_rules_printed_on_a_scan_make_the_tables_drawn_paths_make(stem):
 def test_company_marks_told_from_syllables_by_their_parentheses():
     """㈜ (read by the Korean model as 주, 쥐 or 뚜) is found by its two parentheses; words opening with
     those syllables on a page without ㈜ are left as read."""
-    from curation.ocr import _company_marks, _erase_rules, _png, run_tesseract
+    from curation.ocr.layout import erase_rules
+    from curation.ocr.repair.company_marks import company_marks
+    from curation.ocr.tesseract import tesseract_words
 
     def lines_read(stem: str, page_index: int, needle: str, limit: int) -> list[str]:
         with pymupdf.open(realdata_path("pdf", stem + ".pdf")) as doc:
@@ -489,9 +482,9 @@ def test_company_marks_told_from_syllables_by_their_parentheses():
                 image.insert_image(image.rect, pixmap=pix)
                 texts = []
                 for hit in hits:
-                    gray = _render_region(image, Region(hit.x0 - 20, hit.y0 - 4, hit.x1 + 60, hit.y1 + 4), 300)
-                    words = run_tesseract(_png(_erase_rules(gray, 300)), lang=OcrConfig.lang, psm=7, dpi=300, timeout_s=60)
-                    texts.append(" ".join(w.text for w in _company_marks(gray, words)))
+                    gray = render_region(image, Region(hit.x0 - 20, hit.y0 - 4, hit.x1 + 60, hit.y1 + 4), 300)
+                    words = tesseract_words(erase_rules(gray, 300), lang=OcrConfig.lang, psm=7, dpi=300, timeout_s=60)
+                    texts.append(" ".join(w.text for w in company_marks(gray, words)))
         return texts
 
     marked = lines_read("cpa_2024_r59_1st_s3_acct_form1_q", 5, "㈜대한", 6)
@@ -515,8 +508,8 @@ def test_circled_consonants_touching_their_ring_are_read_as_consonants():
             image = scan.new_page(width=page.rect.width, height=page.rect.height)
             image.insert_image(image.rect, pixmap=pix)
             x0, y0, x1, y1 = item.bbox
-            gray = _render_region(image, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), 300)
-    from curation.ocr import ocr_region
+            gray = render_region(image, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), 300)
+    from curation.ocr.page import ocr_region
 
     lines = ocr_region(gray, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), page=0, block=0, config=OcrConfig())
     first_option = next(k for k, ws in enumerate(lines) if ws and ws[0].text == "①")
@@ -531,7 +524,7 @@ def test_bullet_dots_by_their_size():
     lines = [[OcrWord(0, 4, 2, 5.5, "ㆍ", 80.0, 0), OcrWord(5, 0, 40, 10, "발행일:", 90.0, 0)],
              [OcrWord(0, 3.5, 3, 6.3, "ㆍ", 80.0, 0), OcrWord(5, 0, 40, 10, "피부", 90.0, 0)],
              [OcrWord(0, 0, 20, 10, "의료", 90.0, 0), OcrWord(21, 4, 23, 5.5, "ㆍ", 80.0, 0), OcrWord(24, 0, 40, 10, "보건", 90.0, 0)]]
-    _fix_bullets(lines)
+    fix_bullets(lines)
     assert [ws[0].text for ws in lines[:2]] == ["·", "•"] and lines[2][1].text == "ㆍ"
 
 
@@ -613,5 +606,5 @@ def test_label_lists_in_options_read_back_in_order():
 
 
 def test_an_amount_joins_the_won_after_it_and_is_regrouped():
-    words = _join_syllables(_spaced(0, "33.741.250", "원", "②", "17", "원형", gap=2.0))
+    words = _joined(_spaced(0, "33.741.250", "원", "②", "17", "원형", gap=2.0))
     assert [w.text for w in words] == ["33,741,250원", "②", "17", "원형"]

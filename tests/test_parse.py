@@ -19,7 +19,7 @@ from curation.parse import PaperMeta
 from curation.parse.paper import parse_paper
 from curation.parse.segment import compose, segment
 from curation.parse.validate import Evidence, item_flags, numbering_gaps
-from curation.parse.words import Line, Word
+from curation.readers.words import Line, Word
 
 KMMLU = Path(sys.executable).with_name("kmmlu")
 
@@ -377,7 +377,7 @@ def test_a_ruled_table_becomes_markdown_with_the_exact_words():
     import pymupdf
 
     from curation.parse.tables import page_tables, table_markdown
-    from curation.parse.words import page_words
+    from curation.readers.words import page_words
 
     doc = pymupdf.open()
     page = doc.new_page()
@@ -403,7 +403,7 @@ def test_a_framed_table_keeps_its_own_columns_and_the_notes_round_it_stay_text()
     import pymupdf
 
     from curation.parse.tables import page_rules, page_tables, table_markdown
-    from curation.parse.words import page_words
+    from curation.readers.words import page_words
 
     doc = pymupdf.open()
     page = doc.new_page()

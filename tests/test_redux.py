@@ -333,6 +333,7 @@ def _technical_csv(tmp_path: Path) -> Path:
     ])
 
 
+@pytest.mark.usefixtures("prefect_harness")
 def test_cli_runs_with_the_technical_default_and_decontaminates(tmp_path, realdata):
     from tests.webdocs import render, web_documents, write_shard
 
@@ -355,6 +356,7 @@ def test_cli_runs_with_the_technical_default_and_decontaminates(tmp_path, realda
     assert (out / "store" / "decontam" / "report.jsonl").is_file()
 
 
+@pytest.mark.usefixtures("prefect_harness")
 def test_cli_refuses_sources_without_a_test_split(tmp_path):
     result = CliRunner().invoke(app, ["redux", "--source", str(_kmmlu("kmmlu_Criminal-Law-dev.csv")), "--subjects", "all",
                                       "--out", str(tmp_path / "o")])

@@ -100,6 +100,7 @@ def test_card_and_manifest_say_how_the_release_was_made(release):
     assert "First release" in (release / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.usefixtures("prefect_harness")
 def test_cutting_an_existing_version_is_refused(store, release):
     before = {p: p.stat().st_mtime_ns for p in release.rglob("*")}
     with pytest.raises(InputError, match="immutable"):
@@ -241,6 +242,7 @@ def test_the_answer_filter_reads_the_last_jeongdap():
     assert [r[0] for r in regex.apply(outputs, [{}, {}, {}])] == ["4", "3", "[invalid]"]
 
 
+@pytest.mark.usefixtures("prefect_harness")
 def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
     from curation.core.io import write_items
 

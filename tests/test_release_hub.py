@@ -8,9 +8,7 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from curation.release.hub import push_release, resolve_token
 
 sys.path.insert(0, str(Path(__file__).parent))
 from release_store import build_store  # noqa: E402
+from support.http_server import LocalServer, send_json  # noqa: E402
 
 TOKEN = "hf_testTOKEN0123456789abcdefSECRET"
 
@@ -33,51 +32,36 @@ class FakeHub:
         self.files: dict[str, bytes] = {}
         self.auth: set[str] = set()
         self.fail_commit = fail_commit
-        hub = self
+        self.server = LocalServer(fallback=self._answer).start()
+        self.url = self.server.base
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                hub.auth.add(self.headers.get("Authorization", ""))
-                base = f"http://127.0.0.1:{self.server.server_port}"
-                if self.path == "/api/repos/create":
-                    hub.repos.append(json.loads(body))
-                    return self._json(200, {"url": f"{base}/datasets/org/kmmlu-pro", "name": "org/kmmlu-pro"})
-                if self.path == "/api/validate-yaml":
-                    return self._json(200, {"errors": [], "warnings": []})
-                if self.path.endswith("/preupload/main"):
-                    files = json.loads(body)["files"]
-                    return self._json(200, {"files": [
-                        {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in files]})
-                if "/commit/main" in self.path:
-                    if hub.fail_commit:
-                        return self._json(403, {"error": "You don't have the rights to create a commit"})
-                    for line in body.decode().splitlines():
-                        record = json.loads(line)
-                        if record["key"] == "file":
-                            hub.files[record["value"]["path"]] = base64.b64decode(record["value"]["content"])
-                    return self._json(200, {"commitUrl": f"{base}/datasets/org/kmmlu-pro/commit/{'a' * 40}",
+    def _answer(self, handler) -> None:
+        if handler.command != "POST":
+            return send_json(handler, 404, {"error": "not found"})
+        body, path, base = handler.body, handler.path, self.url
+        self.auth.add(handler.headers.get("Authorization", ""))
+        if path == "/api/repos/create":
+            self.repos.append(json.loads(body))
+            return send_json(handler, 200, {"url": f"{base}/datasets/org/kmmlu-pro", "name": "org/kmmlu-pro"})
+        if path == "/api/validate-yaml":
+            return send_json(handler, 200, {"errors": [], "warnings": []})
+        if path.endswith("/preupload/main"):
+            files = json.loads(body)["files"]
+            return send_json(handler, 200, {"files": [
+                {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in files]})
+        if "/commit/main" in path:
+            if self.fail_commit:
+                return send_json(handler, 403, {"error": "You don't have the rights to create a commit"})
+            for line in body.decode().splitlines():
+                record = json.loads(line)
+                if record["key"] == "file":
+                    self.files[record["value"]["path"]] = base64.b64decode(record["value"]["content"])
+            return send_json(handler, 200, {"commitUrl": f"{base}/datasets/org/kmmlu-pro/commit/{'a' * 40}",
                                             "commitOid": "a" * 40})
-                self._json(404, {"error": "not found"})
-
-            def _json(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        send_json(handler, 404, {"error": "not found"})
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
 
 @pytest.fixture(autouse=True)

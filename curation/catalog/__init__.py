@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -145,6 +145,16 @@ class Catalog(_Frozen):
     @property
     def kmmlu_pro(self) -> tuple[License, ...]:
         return tuple(lic for lic in self.licenses if lic.kind == "professional")
+
+    def unconfirmed_endpoints(self, codes: Iterable[str]) -> list[str]:
+        """One line per licence among ``codes`` whose board endpoint was taken from public code and never
+        fetched from here: discovery may find nothing there until someone checks the address."""
+        return [
+            f"{lic.code}: {lic.discovery.listing or ', '.join(lic.discovery.templates)} is unconfirmed (taken from "
+            f"public code, never fetched from here); if it finds nothing, check the board and fix {self.path}"
+            for lic in (self.get(code) for code in codes)
+            if lic.discovery is not None and lic.discovery.unconfirmed
+        ]
 
     def technical_domain_of(self, kmmlu_subject: str) -> str | None:
         for domain in self.technical_domains:

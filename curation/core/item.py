@@ -4,17 +4,20 @@ An item is frozen. Stages that change an item (review corrections, answer joins)
 ``item.model_copy(update=...)``; the id never changes once published.
 
 Text is stored NFC. Circled option markers (①) and every other character survive as printed: NFKC is
-only ever applied inside matching keys (see ``curation.core.textnorm``), never to stored text.
+only ever applied inside matching keys (see ``curation.core.matching``), never to stored text.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from typing import Any, Iterable, Literal
+from typing import TYPE_CHECKING, Any, Iterable, Literal
 
-import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 AnswerStatus = Literal["provisional", "final"]
 
@@ -49,6 +52,32 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+class Repair(BaseModel):
+    """An OCR repair step that changed the item's text, and the text before it (for the reviewer)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: str
+    before: str
+
+
+class Provenance(BaseModel):
+    """How the item was made: the route that read it (``pdf-text``, ``pdf-ocr``, ``hwp5``, ``hwpx``), the OCR
+    engine where one read it, the versions of the code on that route, and the repairs applied to its text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    route: str
+    engine: str | None = None
+    versions: dict[str, str]
+    repairs: tuple[Repair, ...] = ()
+
+    @field_validator("versions", mode="before")
+    @classmethod
+    def _pairs(cls, value: Any) -> Any:
+        return dict(value) if isinstance(value, list) else value  # Arrow gives a map back as pairs
+
+
 class Item(BaseModel):
     """One multiple-choice question as printed, with where it came from and what we know about it."""
 
@@ -78,6 +107,7 @@ class Item(BaseModel):
     flags: tuple[str, ...] = ()
     parser_version: str | None = None
     revision: int = 0
+    provenance: Provenance | None = None
 
     @field_validator("question", "subject", "license_ko", mode="before")
     @classmethod
@@ -124,41 +154,60 @@ class Item(BaseModel):
 
 ITEM_FIELDS: tuple[str, ...] = tuple(Item.model_fields)
 
-# Parquet schema for the full item; a release writes a subset of these columns.
-ITEM_ARROW_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("question", pa.string()),
-        ("options", pa.list_(pa.string())),
-        ("answer", pa.list_(pa.int64())),
-        ("answer_status", pa.string()),
-        ("answer_source", pa.string()),
-        ("license", pa.string()),
-        ("license_ko", pa.string()),
-        ("year", pa.int64()),
-        ("round", pa.int64()),
-        ("session", pa.int64()),
-        ("form", pa.string()),
-        ("subject", pa.string()),
-        ("number", pa.int64()),
-        ("has_image", pa.bool_()),
-        ("image_path", pa.string()),
-        ("source_url", pa.string()),
-        ("source_path", pa.string()),
-        ("source_sha256", pa.string()),
-        ("page", pa.int64()),
-        ("bbox", pa.list_(pa.float64())),
-        ("flags", pa.list_(pa.string())),
-        ("parser_version", pa.string()),
-        ("revision", pa.int64()),
-    ]
-)
-assert tuple(ITEM_ARROW_SCHEMA.names) == ITEM_FIELDS, "arrow schema must list every item field in order"
+@functools.cache
+def item_arrow_schema() -> pa.Schema:
+    """Parquet schema for the full item; a release writes a subset of these columns. (pyarrow is imported
+    here, not with the module: commands that read no parquet start faster.)"""
+    import pyarrow as pa
+
+    schema = pa.schema(
+        [
+            ("id", pa.string()),
+            ("question", pa.string()),
+            ("options", pa.list_(pa.string())),
+            ("answer", pa.list_(pa.int64())),
+            ("answer_status", pa.string()),
+            ("answer_source", pa.string()),
+            ("license", pa.string()),
+            ("license_ko", pa.string()),
+            ("year", pa.int64()),
+            ("round", pa.int64()),
+            ("session", pa.int64()),
+            ("form", pa.string()),
+            ("subject", pa.string()),
+            ("number", pa.int64()),
+            ("has_image", pa.bool_()),
+            ("image_path", pa.string()),
+            ("source_url", pa.string()),
+            ("source_path", pa.string()),
+            ("source_sha256", pa.string()),
+            ("page", pa.int64()),
+            ("bbox", pa.list_(pa.float64())),
+            ("flags", pa.list_(pa.string())),
+            ("parser_version", pa.string()),
+            ("revision", pa.int64()),
+            (
+                "provenance",
+                pa.struct(
+                    [
+                        ("route", pa.string()),
+                        ("engine", pa.string()),
+                        ("versions", pa.map_(pa.string(), pa.string())),
+                        ("repairs", pa.list_(pa.struct([("step", pa.string()), ("before", pa.string())]))),
+                    ]
+                ),
+            ),
+        ]
+    )
+    assert tuple(schema.names) == ITEM_FIELDS, "arrow schema must list every item field in order"
+    return schema
 
 
 def items_to_table(items: Iterable[Item]) -> pa.Table:
+    import pyarrow as pa
+
     records = [item.to_record() for item in items]
-    return pa.Table.from_pylist(records, schema=ITEM_ARROW_SCHEMA)
+    return pa.Table.from_pylist(records, schema=item_arrow_schema())
 
 
 def items_from_table(table: pa.Table) -> list[Item]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from curation.core.item import Item
-from curation.core.textnorm import key, option_key
+from curation.core.matching import match_key, option_match_key
 from curation.decontam.params import DecontamParams
 
 _BASE = np.uint64(0x9E3779B97F4A7C15)
@@ -80,7 +80,7 @@ class ItemKeys:
 
     @classmethod
     def of(cls, item: Item) -> "ItemKeys":
-        return cls(item.id, key(item.question), tuple(option_key(o) for o in item.options))
+        return cls(item.id, match_key(item.question), tuple(option_match_key(o) for o in item.options))
 
 
 @dataclass

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from curation.core.textnorm import key_codes
+from curation.core.matching import match_key_codes
 from curation.decontam.index import GramHasher, ItemIndex
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
@@ -64,7 +64,7 @@ def find_candidates(joined: str, text_starts: np.ndarray, index: ItemIndex, para
     """Key a batch of documents (joined into one string) as one array, hash every ``stride``-th gram and
     probe the index. Returns the candidates, the key codes with their source offsets in ``joined``, and
     per document the start of its key."""
-    codes, source = key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
+    codes, source = match_key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
     key_starts = np.searchsorted(source, text_starts)
     pairs = []
     hasher = GramHasher(codes, params.stride)

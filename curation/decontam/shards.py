@@ -78,3 +78,10 @@ def iter_batches(url: str, batch_rows: int, columns: Sequence[str] | None = SCAN
 def shard_rows(url: str) -> int:
     with open_parquet(url) as pf:
         return pf.metadata.num_rows
+
+
+def shard_version(url: str) -> str:
+    """What changes when a shard changes: the store's ETag, else size and modification time."""
+    fs, path = url_to_fs(url)
+    info = fs.info(path)
+    return str(info.get("ETag") or info.get("etag") or f"{info.get('size')}-{info.get('mtime') or info.get('LastModified')}")

@@ -1,6 +1,6 @@
 """Verification of a candidate: align the question and each option of an item inside one web document.
 
-Works on keys (see ``curation.core.textnorm``), so whitespace, punctuation and numbering style (``①`` / ``1.`` /
+Works on keys (see ``curation.core.matching``), so whitespace, punctuation and numbering style (``①`` / ``1.`` /
 ``A.``) never matter; a few changed characters lower the alignment similarity only a little. Options are
 looked for right after the question, in any order.
 """

@@ -1,7 +1,7 @@
 """Exact and near duplicates among items: within a version, across booklet forms, against earlier releases
 and against other benchmarks (KMMLU rows in the minimal interchange form).
 
-Exact: the same key (``curation.core.textnorm``) of question and options, options taken as a set, so the
+Exact: the same key (``curation.core.matching``) of question and options, options taken as a set, so the
 reordered second booklet form of a sitting matches its first form. Near: MinHash LSH (datasketch, scheme
 set explicitly) over character shingles of the same keys, indexed at a low threshold so that pairs just
 above the verdict threshold are not lost to banding, then verified by the exact Jaccard similarity of the
@@ -22,7 +22,7 @@ from datasketch import MinHash, MinHashLSH
 from pydantic import BaseModel
 
 from curation.core.item import Item
-from curation.core.textnorm import key, option_key
+from curation.core.matching import match_key, option_match_key
 from curation.core.versions import DEDUP_VERSION, MATCH_KEY_VERSION
 
 
@@ -65,7 +65,7 @@ class Entry:
 
 
 def item_keys(item: Item) -> tuple[str, list[str]]:
-    return key(item.question), sorted(option_key(o) for o in item.options)
+    return match_key(item.question), sorted(option_match_key(o) for o in item.options)
 
 
 def exact_key(item: Item) -> str:

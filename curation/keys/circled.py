@@ -10,31 +10,10 @@ import numpy as np
 
 from curation.core.errors import InputError
 from curation.keys.shapes import shape_vector
+from curation.ocr.rings import inner_digit
 
 SAME_SHAPE = 0.35  # squared distance between unit-norm 20x20 shape vectors: one digit drawn twice <= 0.25,
 # two different digits >= 0.55 (measured on the KSPO draft key)
-
-
-def is_circled(image: np.ndarray) -> bool:
-    """A roughly square glyph whose largest part is a thin ring around everything else."""
-    h, w = image.shape
-    if not 0.8 <= w / h <= 1.25:
-        return False
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(image, connectivity=8)
-    if count < 3:
-        return False
-    ring = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, rw, rh, area = stats[ring]
-    return rw >= 0.9 * w and rh >= 0.9 * h and area < 0.35 * w * h
-
-
-def inner_digit(image: np.ndarray) -> np.ndarray:
-    """The glyph without its ring, cropped to what is left."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(image, connectivity=8)
-    ring = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    inside = ((labels != ring) & (image > 0)).astype(np.uint8)
-    ys, xs = np.nonzero(inside)
-    return inside[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
 def read_circled(glyphs: list[np.ndarray], ocr, source: Path) -> list[int]:

@@ -11,8 +11,8 @@ from curation.core.errors import InputError
 from curation.keys.model import KeyEntry, Status, status_from_text
 from curation.keys.rows import Row
 from curation.keys.text_table import CellError, read_rows
-from curation.parse.words import Word
 from curation.readers.hwp import read_hwp
+from curation.readers.words import Word
 
 _CELL_WIDTH = 60.0
 _ROW_HEIGHT = 20.0

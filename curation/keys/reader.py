@@ -13,8 +13,8 @@ from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_
 from curation.keys.rows import group_rows
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
-from curation.parse.words import Word
 from curation.readers.hwpx import is_hwpx
+from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
@@ -120,7 +120,7 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
         if status is None and untexted and ocr != "never":
             # A title drawn as outlines or pictured (건강운동관리사 "1교시 (가안)"): one OCR call on the
             # top band of the first page without a text layer.
-            from curation.keys.image_table import read_title
+            from curation.keys.image_labels import read_title
 
             status = status_from_text(read_title(document[untexted[0]], source=path))
     return status, [entry for entries in per_page for entry in entries]

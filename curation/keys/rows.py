@@ -1,11 +1,11 @@
-"""Words with boxes (``curation.parse.words.Word``) grouped into visual rows: the common ground of the text-layer
+"""Words with boxes (``curation.readers.words.Word``) grouped into visual rows: the common ground of the text-layer
 and picture key readers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from curation.parse.words import Word
+from curation.readers.words import Word
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from curation.keys.model import KeyEntry, normalise_form, read_answer_cell
 from curation.keys.rows import Row
-from curation.parse.words import Word
+from curation.readers.words import Word
 
 _NUMBER_HEAD = re.compile(r"^(문제|문항)?번호$")
 _ANSWER_HEAD = re.compile(r"^(?:\(?(?P<form>[A-Z]|홀수|짝수|[①-⑨])형\)?)?\(?(정답|답안|최종답안|가답안|확정답안)\)?$")

@@ -15,10 +15,10 @@ import re
 import time
 from dataclasses import dataclass
 
-import httpx
 import pymupdf
 
-from curation.ocr import OcrError, OcrPage, OcrWord, Region
+from curation.ocr.types import OcrError, OcrPage, OcrWord, Region
+from curation.sources.model_server import ModelServer, ModelServerError
 
 VLM_CONFIDENCE = 100.0
 _TOKEN = re.compile(r"[\u2460-\u2473\u3260-\u327f]|[^\s\u2460-\u2473\u3260-\u327f]+")
@@ -38,6 +38,7 @@ class VlmConfig:
     api_key: str | None = None
     dpi: int = 150
     timeout_s: float = 300.0
+    retries: int = 4
     max_tokens: int = 4096
 
 
@@ -63,28 +64,22 @@ def request_body(png: bytes, config: VlmConfig) -> dict:
     }
 
 
-def transcribe(png: bytes, config: VlmConfig, client: httpx.Client | None = None) -> str:
+def model_server(config: VlmConfig) -> ModelServer:
+    return ModelServer(config.url, api_key=config.api_key, timeout_s=config.timeout_s, retries=config.retries)
+
+
+def transcribe(png: bytes, config: VlmConfig, server: ModelServer | None = None) -> str:
     """The model's transcription of one page image."""
-    url = config.url.rstrip("/") + "/chat/completions"
-    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
-    own = client is None
-    client = client or httpx.Client(timeout=config.timeout_s)
+    own = server is None
+    server = server or model_server(config)
     try:
-        response = client.post(url, json=request_body(png, config), headers=headers)
-    except httpx.HTTPError as exc:
-        raise OcrError(f"vision model at {url} unreachable ({exc}); check --ocr-url") from exc
+        content = server.chat(request_body(png, config)).content
+    except ModelServerError as exc:
+        raise OcrError(f"vision model at {server.url} {exc.detail}; check --ocr-url") from exc
     finally:
         if own:
-            client.close()
-    if response.status_code != 200:
-        raise OcrError(f"vision model at {url} answered HTTP {response.status_code}: {response.text[:300]}")
-    try:
-        content = response.json()["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError) as exc:
-        raise OcrError(f"vision model at {url} gave no chat completion ({response.text[:200]})") from exc
-    if isinstance(content, list):  # some servers return content parts
-        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return _strip_fence(content or "")
+            server.close()
+    return _strip_fence(content)
 
 
 def _strip_fence(text: str) -> str:
@@ -133,11 +128,11 @@ class VlmReader:
 
     def __init__(self, config: VlmConfig) -> None:
         self.config = config
-        self.client = httpx.Client(timeout=config.timeout_s)
+        self.server = model_server(config)
 
     def __call__(self, page: pymupdf.Page) -> OcrPage:
         start = time.perf_counter()
-        text = transcribe(page_png(page, self.config.dpi), self.config, self.client)
+        text = transcribe(page_png(page, self.config.dpi), self.config, self.server)
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         words = lines_to_words(lines, page.rect, page.number)
         region = Region(page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1)
@@ -145,4 +140,4 @@ class VlmReader:
         return OcrPage(page.number, words, (region,), markers, time.perf_counter() - start)
 
     def close(self) -> None:
-        self.client.close()
+        self.server.close()

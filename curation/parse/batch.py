@@ -1,7 +1,7 @@
-"""A batch of papers, each checked, parsed and screened in its own guarded child process: a hostile or broken
-paper costs one quarantine line, never the batch. What is refused or held back is written to
-``quarantine.jsonl`` (``Reject`` records with file, page, item and reason); held items keep their full record in
-``<paper>/held.jsonl``."""
+"""A batch of papers, each parsed into ``out/<paper stem>/`` in its own guarded child process
+(``curation.parse.guarded``): a hostile or broken paper costs one quarantine line, never the batch. What is
+refused or held back is written to ``out/quarantine.jsonl`` (``Reject`` records with file, page, item and
+reason)."""
 
 from __future__ import annotations
 
@@ -11,95 +11,17 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from curation.core.errors import CurationError, InputError
-from curation.core.io import write_items, write_jsonl
-from curation.core.item import Item
+from curation.core.io import write_jsonl
 from curation.core.rejects import Reject
-from curation.keys import AnswerKey, KeyEntry, read_key
-from curation.parse.paper import parse_paper
-from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
-
-STAGE = "guard"
-
-
-@dataclass(frozen=True)
-class BatchJob:
-    paper: Path
-    key: Path | None = None
-
-
-@dataclass(frozen=True)
-class Held:
-    """An item kept out of the output until a person has looked at it."""
-
-    item: Item
-    reason: str
-    detail: str
-
-
-@dataclass
-class PaperOutcome:
-    """What one paper gave: items to keep, items held back, parser rejects."""
-
-    paper: Path
-    items: list[Item]
-    held: list[Held]
-    rejects: list[Reject]
-    pages: int
+from curation.parse.guarded import STAGE, BatchJob, PaperOutcome, already_done, parse_into_folder
+from curation.readers.guard import ChildCrashed, LimitExceeded, Limits
 
 
 @dataclass
 class BatchResult:
     parsed: list[PaperOutcome] = field(default_factory=list)
     quarantined: list[Reject] = field(default_factory=list)
-
-
-def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
-    """Check, parse and screen one paper (run inside the guarded child by ``parse_batch``)."""
-    pages = check_pdf_limits(job.paper, limits)
-    key = read_key(job.key) if job.key else None
-    result = parse_paper(job.paper, key=key, crops_dir=crops_dir)
-    if key is not None:
-        check_key_matches(job, key, result.items)
-    kept: list[Item] = []
-    held: list[Held] = []
-    for item in result.items:
-        verdict = screen_item(item, limits)
-        if verdict:
-            held.append(Held(item, *verdict))
-        else:
-            kept.append(item)
-    return PaperOutcome(job.paper, kept, held, result.rejects, pages)
-
-
-def check_key_matches(job: BatchJob, key: AnswerKey, items: Sequence[Item]) -> None:
-    """A key given for a paper must answer every printed number, within the item's options (withheld
-    entries aside): otherwise it belongs to another paper or the pairing is wrong, and releasing the paper
-    with missing or shifted answers would be worse than stopping."""
-    unanswered = [
-        i.number
-        for i in items
-        if i.answer is None
-        and not _withheld(key.answer_for(i.number, session=i.session, form=i.form, subject=i.subject))
-    ]
-    if unanswered:
-        raise InputError(
-            f"{job.paper}: the key {job.key} does not match this paper: {len(unanswered)} of {len(items)} "
-            f"questions get no answer from it (numbers {_ranges(unanswered)}); pair the paper with its own key"
-        )
-
-
-def _withheld(entry: KeyEntry | None) -> bool:
-    return entry is not None and entry.withheld
-
-
-def _ranges(numbers: Sequence[int]) -> str:
-    spans: list[list[int]] = []
-    for n in sorted(set(numbers)):
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans[:8]) + (", ..." if len(spans) > 8 else "")
+    already_done: list[Path] = field(default_factory=list)  # papers whose folder's marker matched: not parsed again
 
 
 _REASONS: tuple[tuple[type[CurationError], str], ...] = (
@@ -118,7 +40,9 @@ def parse_batch(
     on_done: Callable[[BatchJob, PaperOutcome | Reject], None] | None = None,
 ) -> BatchResult:
     """Parse each paper under the limits into ``out/<paper stem>/`` (``items.jsonl``, ``rejects.jsonl``,
-    ``held.jsonl``, ``crops/``); write ``out/quarantine.jsonl``. A refused paper leaves no folder."""
+    ``held.jsonl``, ``crops/``, and last the completion marker); write ``out/quarantine.jsonl``. A refused
+    paper leaves no folder; a paper whose folder holds a marker for the same inputs and versions is not parsed
+    again."""
     out = Path(out)
     result = BatchResult()
     seen: dict[str, Path] = {}
@@ -128,13 +52,12 @@ def parse_batch(
             if job.paper.stem in seen:
                 raise InputError(f"{job.paper}: same file name as {seen[job.paper.stem]}; rename one of them")
             seen[job.paper.stem] = job.paper
-            outcome: PaperOutcome = run_guarded(
-                parse_one,
-                (job, limits, folder / "crops" if crops else None),
-                label=str(job.paper),
-                timeout_s=limits.timeout_s,
-                max_memory_mb=limits.max_memory_mb,
-            )
+            finished = already_done(job, folder, crops)
+            if finished is not None:
+                result.already_done.append(job.paper)
+                result.quarantined += finished
+                continue
+            outcome, held = parse_into_folder(job, folder, limits, crops=crops)
         except CurationError as exc:
             reason = next(name for cls, name in _REASONS if isinstance(exc, cls))
             reject = Reject(stage=STAGE, reason=reason, source=str(job.paper), detail=str(exc))
@@ -144,14 +67,7 @@ def parse_batch(
             if on_done:
                 on_done(job, reject)
             continue
-        write_items(folder / "items.jsonl", outcome.items)
-        write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in outcome.rejects))
-        write_items(folder / "held.jsonl", (h.item for h in outcome.held))
-        for h in outcome.held:
-            result.quarantined.append(
-                Reject(stage=STAGE, reason=h.reason, source=str(job.paper), page=h.item.page, number=h.item.number,
-                       item_id=h.item.id, detail=h.detail, text=h.item.question[:500])
-            )
+        result.quarantined += held
         result.parsed.append(outcome)
         if on_done:
             on_done(job, outcome)

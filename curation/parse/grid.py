@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from curation.keys import AnswerKey, KeyEntry
-from curation.parse.words import Line, circled_value
+from curation.readers.words import Line, circled_value
 
 _CELL_NUMBER = re.compile(r"^(\d{1,3})\.$")
 MIN_CELLS = 10

@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from curation.parse.words import CIRCLED, Line, Word
+from curation.readers.words import CIRCLED, Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live

@@ -28,15 +28,17 @@ from curation.core.item import Item, make_item_id
 from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
+from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
 from curation.parse.grid import AnswerKey, find_grid
+from curation.parse.keyjoin import ranges
 from curation.parse.layout import PageText, lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.segment import Block, compose, option_tokens, segment
 from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
-from curation.parse.words import Line, Word, page_words
-from curation.sources.filetype import describe, sniff_file
+from curation.readers.pdf import open_pdf
+from curation.readers.words import Line, Word, page_words
 
 # A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
 WITHHELD_FLAG = "withheld"
@@ -54,6 +56,7 @@ class ParseSummary:
     pages: int
     ocr_pages: int
     columns: dict[int, int]  # columns found -> pages
+    printed: int  # questions the paper prints: items + rejects with a number (see curation.parse.accounting)
     items: int
     options: int
     answered: int
@@ -75,24 +78,6 @@ class ParseResult:
     grid_key: AnswerKey | None = None
     regions: dict[str, list[Region]] = field(default_factory=dict)  # item id -> its areas, reading order
     crops: dict[str, Path] = field(default_factory=dict)
-
-
-def open_pdf(path: Path) -> pymupdf.Document:
-    """Open a PDF or say plainly why not."""
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    kind = sniff_file(path)
-    if kind != "pdf":
-        raise InputError(f"{path}: not a PDF but {describe(kind)}; download the paper again from its source")
-    try:
-        doc = pymupdf.open(path)
-    except Exception as exc:  # MuPDF raises its own error types for damaged files
-        raise InputError(f"{path}: damaged PDF that cannot be opened ({exc}); download it again") from exc
-    if doc.needs_pass:
-        raise InputError(f"{path}: the PDF is encrypted with a password; get an unprotected copy of the paper")
-    if doc.page_count == 0:
-        raise InputError(f"{path}: the PDF has no pages")
-    return doc
 
 
 def parse_paper(
@@ -133,11 +118,18 @@ def parse_paper(
             key_subjects, {(b.part, b.number) for b in seg.incomplete}, getattr(ocr, "rules", {}),
         )
     rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
+    parts = _parts(seg.blocks, items, seg.incomplete)
+    missing = missing_rejects(
+        str(path), parts, key=answer_key, session=meta.session, form=meta.form,
+        cover=cover_count(" ".join(l.text for l in laid[0].furniture + laid[0].lines)),
+    )
+    rejects += missing
     summary = ParseSummary(
         source=str(path),
         pages=len(pages),
         ocr_pages=ocr_pages,
         columns=dict(Counter(p.columns for p in laid)),
+        printed=sum(len(p.pages) for p in parts) + len(missing),
         items=len(items),
         options=seg.options,
         answered=sum(1 for i in items if i.answer is not None),
@@ -222,27 +214,16 @@ def _subjects_from_key(
             found[part] = match.subject
             continue
         if match.exact:
-            why = f"the tables of {', '.join(match.candidates)} all number exactly {_ranges(printed)}"
+            why = f"the tables of {', '.join(match.candidates)} all number exactly {ranges(printed)}"
         else:
             holding = match.candidates or tuple(name for name, held in tables.items() if held & ambiguous)
-            why = f"no subject table numbers exactly {_ranges(printed)} (candidates: {', '.join(holding)})"
+            why = f"no subject table numbers exactly {ranges(printed)} (candidates: {', '.join(holding)})"
         warnings.append(
-            f"{path.name}: items {_ranges(printed)} have no subject and the key {Path(key.source).name} has "
-            f"tables for several subjects; {why}, so items {_ranges(ambiguous)} get no answer: give the subject "
+            f"{path.name}: items {ranges(printed)} have no subject and the key {Path(key.source).name} has "
+            f"tables for several subjects; {why}, so items {ranges(ambiguous)} get no answer: give the subject "
             f"(`kmmlu parse --subject NAME`, PaperMeta(subject=...))"
         )
     return found, warnings
-
-
-def _ranges(numbers: set[int]) -> str:
-    """``{1, 2, 3, 7}`` -> ``1-3, 7``."""
-    spans: list[list[int]] = []
-    for n in sorted(numbers):
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
 def _incomplete_reason(block: Block, key: AnswerKey | None, meta: PaperMeta) -> str:
@@ -268,6 +249,21 @@ def _reject(path: Path, block: Block, reason: str) -> Reject:
         detail=f"{len(block.markers)} option markers",
         text=text[:500],
     )
+
+
+def _parts(blocks: Sequence[Block], items: Sequence[Item], incomplete: Sequence[Block]) -> list[Part]:
+    """Each numbering part that holds items, with its subject and the page of every number read in it (a
+    part of numbered lines without options and no item, such as a notice after the questions, prints no
+    questions)."""
+    subjects: dict[int, str | None] = {}
+    pages: dict[int, dict[int, int]] = {}
+    for block, item in zip(blocks, items):
+        subjects.setdefault(block.part, item.subject)
+        pages.setdefault(block.part, {}).setdefault(block.number, block.lines[0].page + 1)
+    for block in incomplete:
+        if block.part in pages:
+            pages[block.part].setdefault(block.number, block.lines[0].page + 1)
+    return [Part(part, subjects[part], pages[part]) for part in sorted(pages)]
 
 
 def _regions(lines: Sequence[Line]) -> list[Region]:

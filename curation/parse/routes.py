@@ -25,20 +25,33 @@ from typing import Callable, Literal
 
 import pymupdf
 
-from curation import ocr as ocr_mod
-from curation.core.errors import InputError
-from curation.core.item import Item
+from curation.core.errors import CurationError, InputError
+from curation.core.item import Item, Provenance
+from curation.core.markers import current
 from curation.core.rejects import Reject
+from curation.ocr.numbers import QuestionNumbers
+from curation.ocr.page import ocr_page
+from curation.ocr.tesseract import install_hint, tesseract_available
+from curation.ocr.triage import pages_to_ocr
+from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
-from curation.parse.words import Word
 from curation.readers.bundle import BundleLimits, unpack
+from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx
+from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]
+# The versions of the code each route runs: what a completion marker records (``curation.core.markers``).
+ROUTE_VERSIONS = {
+    "pdf-text": ("PARSER_VERSION",),
+    "pdf-ocr": ("PARSER_VERSION", "OCR_VERSION"),
+    "hwp5": ("PARSER_VERSION", "HWP_READER_VERSION"),
+    "hwpx": ("PARSER_VERSION", "HWP_READER_VERSION"),
+}
 LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
 
 
@@ -60,21 +73,21 @@ class OcrWordSource:
 
     def __init__(
         self,
-        read: Callable[[pymupdf.Page], ocr_mod.OcrPage],
+        read: Callable[[pymupdf.Page], OcrPage],
         low_confidence: float,
         on_page: Callable[[int, int], None] | None = None,
     ) -> None:
         self.read = read
         self.low_confidence = low_confidence
         self.on_page = on_page  # called with (page number, pages in the document) after each page
-        self.pages: dict[int, tuple[ocr_mod.OcrWord, ...]] = {}
+        self.pages: dict[int, tuple[OcrWord, ...]] = {}
         # The gutter of each page whose columns OCR found in the image: the parser takes it as given, since
         # OCR word boxes, wider than the glyphs, can fill a narrow gutter.
         self.gutters: dict[int, float] = {}
         # The rules printed on each page read by OCR, which has no drawn paths to find tables by.
         self.rules: dict[int, list] = {}
-        self.numbers = ocr_mod.QuestionNumbers()
-        self._read_ahead: dict[int, ocr_mod.OcrPage] = {}
+        self.numbers = QuestionNumbers()
+        self._read_ahead: dict[int, OcrPage] = {}
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
         read = self._read_ahead.pop(page.number, None) or self.read(page)
@@ -87,7 +100,7 @@ class OcrWordSource:
             self.on_page(page.number + 1, page.parent.page_count)
         return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
 
-    def _next_words(self, page: pymupdf.Page) -> tuple[ocr_mod.OcrWord, ...]:
+    def _next_words(self, page: pymupdf.Page) -> tuple[OcrWord, ...]:
         """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
         number = page.number + 1
         if number >= page.parent.page_count:
@@ -102,12 +115,12 @@ class OcrWordSource:
             return item
         x0, y0, x1, y1 = item.bbox
         inside = [w for w in self.pages[item.page - 1] if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and y0 - 1 <= (w.y0 + w.y1) / 2 <= y1 + 1]
-        if ocr_mod.is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
+        if is_low_confidence(inside, self.low_confidence) and LOW_CONFIDENCE_FLAG not in item.flags:
             return item.model_copy(update={"flags": tuple(item.flags) + (LOW_CONFIDENCE_FLAG,)})
         return item
 
 
-def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | None:
+def _gutter(regions: tuple[Region, ...], page_height: float) -> float | None:
     """x between the tallest pair of side-by-side column regions, or None for a one-column page."""
     best: tuple[float, float] | None = None
     for left in regions:
@@ -120,7 +133,7 @@ def _gutter(regions: tuple[ocr_mod.Region, ...], page_height: float) -> float | 
     return best[1] if best else None
 
 
-def _type_sizes(words: tuple[ocr_mod.OcrWord, ...]) -> list[float]:
+def _type_sizes(words: tuple[OcrWord, ...]) -> list[float]:
     """Type size of each OCR word for segmentation, from its box height. OCR boxes of body text vary by a
     third either way (a syllable's box stretched by an accent or the line below), and a line of body text
     read as larger type is set apart like a heading: heights within that spread count as the page's body
@@ -136,7 +149,7 @@ def parse_pdf(
     path: Path,
     *,
     ocr: OcrMode = "auto",
-    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    config: OcrConfig = OcrConfig(),
     vlm: VlmConfig | None = None,
     on_page: Callable[[int, int], None] | None = None,
     **kwargs,
@@ -146,23 +159,32 @@ def parse_pdf(
     hook = None
     if ocr != "never":
         with pymupdf.open(path) as doc:
-            need = ocr_mod.pages_to_ocr(doc, "always" if ocr == "always" else "auto")
+            need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
         if need and vlm is not None:
             hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
         elif need:
-            if not ocr_mod.tesseract_available(config.lang):
+            if not tesseract_available(config.lang):
                 raise InputError(
                     f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
-                    f"installed: {ocr_mod.install_hint(config.lang)}, or pass --ocr never"
+                    f"installed: {install_hint(config.lang)}, or pass --ocr never"
                 )
-            hook = OcrWordSource(partial(ocr_mod.ocr_page, config=config), config.low_confidence, on_page)
+            hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page)
     if ocr == "always" and hook is not None:
         result = _parse_forcing_ocr(path, hook, **kwargs)
     else:
         result = parse_paper(path, ocr=hook, **kwargs)
     items = [hook.flag(item) for item in result.items] if hook else list(result.items)
     route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"
+    engine = None if route == "pdf-text" else (f"vlm:{vlm.model}" if vlm is not None else "tesseract")
+    items = stamped(items, route, engine, keyed=kwargs.get("key") is not None)
     return RouteResult(str(path), route, items, list(result.rejects), result, result.summary.ocr_pages)
+
+
+def stamped(items: list[Item], route: str, engine: str | None, *, keyed: bool) -> list[Item]:
+    """The items with their provenance: the route, the engine, the versions of the code that made them."""
+    names = ROUTE_VERSIONS[route] + (("KEY_READER_VERSION",) if keyed else ())
+    provenance = Provenance(route=route, engine=engine, versions=current(names))
+    return [item.model_copy(update={"provenance": provenance}) for item in items]
 
 
 def _parse_forcing_ocr(path: Path, hook: Callable[[pymupdf.Page], list[Word]], **kwargs) -> ParseResult:
@@ -244,14 +266,21 @@ def typeset(text: HwpText, dest: Path) -> list[int]:
 def parse_hwp(path: Path, **kwargs) -> RouteResult:
     """The HWP paper's lines typeset and parsed; what comes back (items, rejects, errors, warnings) names
     the HWP file and its text line, never the typeset copy or its pages."""
-    text = read_hwp(path)
+    try:
+        text = read_hwp(path)
+    except CurationError:
+        raise
+    except Exception as exc:  # olefile and zipfile raise their own types for a cut or damaged container
+        raise InputError(
+            f"{path}: damaged or truncated HWP file ({type(exc).__name__}: {exc}); download the paper again"
+        ) from None
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / (path.stem + ".pdf")
         first_lines = typeset(text, pdf)
         try:
             result = parse_paper(pdf, **kwargs)
-        except InputError as exc:
+        except InputError as exc:  # name the user's file, never the typeset copy
             raise InputError(str(exc).replace(str(pdf), str(path))) from None
     result.summary.warnings = [w.replace(pdf.name, path.name) for w in result.summary.warnings]
     items = [
@@ -259,6 +288,7 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
         i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
         for i in result.items
     ]
+    items = stamped(items, text.format, None, keyed=kwargs.get("key") is not None)
     rejects = [_hwp_reject(r, path, text, first_lines) for r in result.rejects]
     return RouteResult(str(path), text.format, items, rejects, result)
 
@@ -281,8 +311,9 @@ def parse(
     path: str | Path,
     *,
     ocr: OcrMode = "auto",
-    config: ocr_mod.OcrConfig = ocr_mod.OcrConfig(),
+    config: OcrConfig = OcrConfig(),
     limits: BundleLimits = BundleLimits(),
+    guard: Limits = Limits(),
     vlm: VlmConfig | None = None,
     on_page: Callable[[int, int], None] | None = None,
     **kwargs,
@@ -292,6 +323,7 @@ def parse(
     path = Path(path)
     kind = sniff_file(path)
     if kind == "pdf":
+        check_pdf_limits(path, guard)
         return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, on_page=on_page, **kwargs)]
     if kind == "ole" or (kind == "zip" and is_hwpx(path)):
         return [parse_hwp(path, **kwargs)]
@@ -300,9 +332,13 @@ def parse(
         with tempfile.TemporaryDirectory() as tmp:
             for member in unpack(path, tmp, limits):
                 if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
-                    result = parse(
-                        member.path, ocr=ocr, config=config, limits=limits, vlm=vlm, on_page=on_page, **kwargs
-                    )[0]
+                    try:
+                        result = parse(
+                            member.path, ocr=ocr, config=config, limits=limits, guard=guard, vlm=vlm,
+                            on_page=on_page, **kwargs,
+                        )[0]
+                    except InputError as exc:  # name the user's file and the member, never the unpacked copy
+                        raise InputError(str(exc).replace(str(member.path), f"{path}!{member.name}")) from None
                     result.source = f"{path}!{member.name}"
                     results.append(result)
         if not results:

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from curation.parse.words import Line, Word, circled_value
+from curation.readers.words import Line, Word, circled_value
 
 START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
@@ -189,6 +189,8 @@ def is_heading(line: Line, body_size: float) -> bool:
 # Numbering that starts again at 1 after a complete question numbered at least this is the next subject,
 # even when its heading was not read (an OCR'd page whose title came out as junk).
 RESTART_AFTER = 10
+# The most questions one lost or misread page can hold (two columns of short items).
+MAX_JUMP = 12
 
 
 def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
@@ -228,8 +230,21 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             return
         (blocks if block.complete else incomplete).append(block)
 
+    starts = [_start(line, colmin[(line.page, line.column)]) for line in lines]
+
+    def resumes_at(number: int, at: int) -> bool:
+        """After a page read wrong (or missing), a higher number resumes the paper when the two numbers after
+        it follow as question starts: the numbers in between become rejects (``curation.parse.accounting``)."""
+        wanted = [number + 1, number + 2]
+        for found in starts[at + 1 :]:
+            if found is not None and found[0] == wanted[0]:
+                wanted.pop(0)
+                if not wanted:
+                    return True
+        return False
+
     page_subject: str | None = None
-    for line in lines:
+    for at, line in enumerate(lines):
         now = running.get(line.page)
         if now is not None and now != page_subject:
             # The running head names a new subject: a question cannot continue into it.
@@ -239,7 +254,7 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                     cur = None
                 heading_since_last = True
             page_subject = subject = now
-        start = _start(line, colmin[(line.page, line.column)])
+        start = starts[at]
         if start is not None:
             number, skip, first = start
             if cur is None:
@@ -250,7 +265,8 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                     cur = open_block(number, line, skip, first)
                     continue
             elif cur.complete:
-                if number == cur.number + 1 or (number == 1 and (heading_since_last or cur.number >= RESTART_AFTER)):
+                jump = cur.number + 1 < number <= cur.number + MAX_JUMP and resumes_at(number, at)
+                if number == cur.number + 1 or jump or (number == 1 and (heading_since_last or cur.number >= RESTART_AFTER)):
                     close(cur)
                     if number == 1:
                         part += 1

@@ -17,7 +17,7 @@ from typing import Sequence
 import pymupdf
 
 from curation.parse.layout import group_lines
-from curation.parse.words import Line, Word, page_words
+from curation.readers.words import Line, Word, page_words
 
 Box = tuple[float, float, float, float]
 _TOL = 2.0

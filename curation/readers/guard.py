@@ -29,10 +29,10 @@ import pymupdf
 
 from curation.core.errors import CurationError, InputError
 from curation.core.item import Item
-from curation.parse.paper import open_pdf
+from curation.readers.pdf import open_pdf
 
 # Modules the forkserver imports once, so each guarded child starts without re-importing them.
-_PRELOAD = ["curation.readers.guard", "curation.parse.batch", "curation.parse.paper", "curation.keys"]
+_PRELOAD = ["curation.parse.guarded", "curation.parse.paper", "curation.keys"]
 
 
 @dataclass(frozen=True)

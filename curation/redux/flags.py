@@ -3,7 +3,7 @@
 Each rule is a small function ``item -> list[Flag]``; ``flag_item`` runs them all. The rules only see text,
 so they find what text shows: an answer printed in its own stem, a reference to a figure or table that is
 not there, broken notation left by PDF extraction, spacing and option defects. Matching is done on
-``curation.core.textnorm`` keys (NFKC, case-folded, letters and digits only); stored text is never changed.
+``curation.core.matching`` keys (NFKC, case-folded, letters and digits only); stored text is never changed.
 
 ``REDUX_FLAGS_VERSION`` changes whenever a rule changes.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from curation.core.item import Item
-from curation.core.textnorm import key, option_key
+from curation.core.matching import match_key, option_match_key
 
 # Error types, in the order of the paper's error table; the last three come from the overlap,
 # decontamination and easy-item stages rather than from these rules.
@@ -63,8 +63,8 @@ def answer_leak(item: Item) -> list[Flag]:
     option, as "which of A, B, C, D", leaks nothing)."""
     if not item.answer:
         return []
-    stem = key(item.question)
-    keys = [option_key(o) for o in item.options]
+    stem = match_key(item.question)
+    keys = [option_match_key(o) for o in item.options]
     wrong_in_stem = any(
         k and k in stem for i, k in enumerate(keys, 1) if i not in item.answer and len(k) >= LEAK_MIN_CHARS
     )
@@ -227,7 +227,7 @@ def clarity(item: Item) -> list[Flag]:
             if found:
                 flags.append(Flag(CLARITY, rule, f"{where}: {what} in {_excerpt(text, *found.span())}"))
     for number, option in enumerate(item.options, 1):
-        if not option_key(option):
+        if not option_match_key(option):
             flags.append(Flag(CLARITY, "empty_option", f"option {number} is empty ({option!r})"))
             continue
         found = _TRUNCATED.search(option.rstrip())

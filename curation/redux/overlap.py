@@ -14,7 +14,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Sequence
 
-from curation.core.textnorm import key, option_key
+from curation.core.matching import match_key, option_match_key
 from curation.dedup.minhash import DedupParams, Entry, find_duplicates
 from curation.redux.readers import SourceItem
 
@@ -43,7 +43,7 @@ class Overlap:
 
 
 def _joined_key(row: SourceItem) -> str:
-    return "\x1f".join([key(row.item.question), *(option_key(o) for o in row.item.options)])
+    return "\x1f".join([match_key(row.item.question), *(option_match_key(o) for o in row.item.options)])
 
 
 def lcs_ratio(a: SourceItem, b: SourceItem) -> float:

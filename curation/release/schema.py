@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from curation.core.item import ITEM_ARROW_SCHEMA
+from curation.core.item import item_arrow_schema
 
 RELEASE_COLUMNS: tuple[str, ...] = (
     "id",
@@ -26,4 +26,4 @@ RELEASE_COLUMNS: tuple[str, ...] = (
     "page",
 )
 
-RELEASE_SCHEMA = pa.schema([ITEM_ARROW_SCHEMA.field(name) for name in RELEASE_COLUMNS])
+RELEASE_SCHEMA = pa.schema([item_arrow_schema().field(name) for name in RELEASE_COLUMNS])

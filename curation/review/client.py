@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
@@ -19,9 +18,10 @@ import httpx
 from label_studio_sdk import LabelStudio
 from label_studio_sdk.core.api_error import ApiError
 
-from curation.core.errors import CurationError
+from curation.core.errors import CurationError, FetchError
 from curation.review.config import label_config
 from curation.review.plan import Annotator
+from curation.sources.http import GaveUp, HttpClient, HttpPolicy
 
 Role = Literal["annotate", "adjudicate"]
 _MARKER = "kmmlu-review "
@@ -39,20 +39,30 @@ def _wrapped(method: F) -> F:
     def call(self: "ReviewClient", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except httpx.TransportError as exc:
-            raise ServerError(
-                f"Label Studio at {self.url} is not answering ({type(exc).__name__}); start it with "
-                "`kmmlu review serve` and re-run the command: work already done is kept, none is repeated"
-            ) from exc
+        except GaveUp as exc:  # the plain listing, through the library's HTTP client
+            if exc.response is None:
+                raise _not_answering(self.url, exc.reason) from exc
+            raise _refused(self.url, method.__name__, exc.response.status_code, exc.response.text) from exc
+        except httpx.TransportError as exc:  # the SDK's own httpx
+            raise _not_answering(self.url, type(exc).__name__) from exc
         except ApiError as exc:
-            body = exc.body if isinstance(exc.body, str) else json.dumps(exc.body, ensure_ascii=False)
-            if body.lstrip().startswith("<"):
-                body = "(an HTML page)"
-            raise ServerError(
-                f"Label Studio at {self.url} refused {method.__name__}: HTTP {exc.status_code} {body[:300]}"
-            ) from exc
+            raise _refused(self.url, method.__name__, exc.status_code, exc.body) from exc
 
     return call  # type: ignore[return-value]
+
+
+def _not_answering(url: str, reason: str) -> ServerError:
+    return ServerError(
+        f"Label Studio at {url} is not answering ({reason}); start it with "
+        "`kmmlu review serve` and re-run the command: work already done is kept, none is repeated"
+    )
+
+
+def _refused(url: str, what: str, status: int | None, body: Any) -> ServerError:
+    body = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    if body.lstrip().startswith("<"):
+        body = "(an HTML page)"
+    return ServerError(f"Label Studio at {url} refused {what}: HTTP {status} {body[:300]}")
 
 
 @dataclass(frozen=True)
@@ -84,15 +94,8 @@ def _parse_marker(description: str | None) -> dict[str, Any] | None:
     return None
 
 
-def _fetch_token(http: httpx.Client, attempts: int = 5) -> str:
-    """The logged-in user's API token; a busy SQLite server answers 500 now and then, so ask again."""
-    response = http.get("/api/current-user/token")
-    for attempt in range(1, attempts):
-        if response.status_code < 500:
-            break
-        time.sleep(attempt)
-        response = http.get("/api/current-user/token")
-    return response.raise_for_status().json()["token"]
+def _policy(timeout_s: float) -> HttpPolicy:
+    return HttpPolicy(timeout_s=timeout_s, per_host_concurrency=None, per_host_interval_s=0.0)
 
 
 class ReviewClient:
@@ -100,27 +103,29 @@ class ReviewClient:
         self.url = url.rstrip("/")
         self._ls = LabelStudio(base_url=self.url, api_key=token, timeout=timeout)
         # The SDK's task pager parses every field into models: 4x slower than this plain listing.
-        self._http = httpx.Client(base_url=self.url, headers={"Authorization": f"Token {token}"}, timeout=timeout)
+        self._http = HttpClient(_policy(timeout), headers={"Authorization": f"Token {token}"})
 
     @classmethod
     def login(cls, url: str, email: str, password: str) -> "ReviewClient":
         """A client acting as ``email``, with the API token that user gets after logging in."""
         url = url.rstrip("/")
         try:
-            with httpx.Client(base_url=url, timeout=60) as http:
-                http.get("/user/login/")
-                csrf = http.cookies.get("csrftoken", "")
+            # A busy SQLite server answers 500 now and then: the client's retries ask again.
+            with HttpClient(_policy(60), follow_redirects=False) as http:
+                http.get(f"{url}/user/login/")
                 response = http.post(
-                    "/user/login/",
-                    data={"email": email, "password": password, "csrfmiddlewaretoken": csrf},
+                    f"{url}/user/login/",
+                    data={"email": email, "password": password, "csrfmiddlewaretoken": http.cookie("csrftoken")},
                     headers={"Referer": f"{url}/user/login/"},
                 )
                 if response.status_code != 302:
                     raise ServerError(f"Label Studio at {url}: login as {email} failed (wrong password?)")
-                token = _fetch_token(http)
-        except httpx.HTTPError as exc:
-            raise ServerError(f"Label Studio at {url}: logging in as {email} failed ({type(exc).__name__})") from exc
-        return cls(url, token)
+                response = http.get(f"{url}/api/current-user/token")
+        except FetchError as exc:
+            raise ServerError(f"Label Studio at {url}: logging in as {email} failed ({exc})") from exc
+        if response.status_code != 200:
+            raise _refused(url, f"the API token of {email}", response.status_code, response.text)
+        return cls(url, response.json()["token"])
 
     # users -------------------------------------------------------------------------------------------
 
@@ -205,7 +210,7 @@ class ReviewClient:
         page = 1
         while True:
             response = self._http.get(
-                "/api/tasks",
+                f"{self.url}/api/tasks",
                 params={"project": project_id, "fields": "task_only", "include": "id,data,total_annotations",
                         "page": page, "page_size": page_size},
             )

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 from urllib.parse import quote
 
 from curation.core.errors import InputError
+from curation.core.io import read_items
 from curation.core.item import Item
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
@@ -119,6 +120,13 @@ def push(
         max_load=max(load.values(), default=0),
         with_image=sum(1 for url in urls.values() if url),
     )
+
+
+def push_store(client: ReviewClient, store: Path, name: str, annotators: Sequence[Annotator] | None = None,
+               overlap: int = 2) -> list[PushReport]:
+    """Every paper of the store (``items/<license>/<year>/<paper>/items.jsonl``) pushed in turn."""
+    return [push(client, read_items(path), name, Path(store), path.parent, annotators, overlap)
+            for path in sorted(Path(store).glob("items/*/*/*/items.jsonl"))]
 
 
 def _known_annotators(projects: Sequence[ProjectRef], name: str) -> list[Annotator]:

@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-import httpx
-
 from curation.core.errors import ConfigError
 from curation.core.io import atomic_write
+from curation.sources.http import GaveUp, HttpClient, HttpPolicy, answers_ok
 
 LABEL_STUDIO_VERSION = "1.23.2"
 DEFAULT_PORT = 8080
@@ -271,11 +270,15 @@ class LabelStudioServer:
         raise ConfigError(f"Label Studio did not answer on {self.url} within {timeout:.0f} s; see {self.log_path}")
 
     def _check_token(self) -> None:
-        response = httpx.get(
-            f"{self.url}/api/current-user/whoami",
-            headers={"Authorization": f"Token {self.credentials.token}"},
-            timeout=30,
-        )
+        # A busy SQLite server answers 500 now and then: the client's retries ask again.
+        try:
+            with HttpClient(HttpPolicy(timeout_s=30, per_host_interval_s=0.0)) as http:
+                response = http.get(
+                    f"{self.url}/api/current-user/whoami", headers={"Authorization": f"Token {self.credentials.token}"}
+                )
+        except GaveUp as exc:
+            self.stop()
+            raise ConfigError(f"Label Studio at {self.url} did not answer the token check; see {self.log_path}: {exc}") from exc
         if response.status_code != 200:
             self.stop()
             raise ConfigError(
@@ -284,11 +287,7 @@ class LabelStudioServer:
             )
 
     def healthy(self) -> bool:
-        try:
-            response = httpx.get(f"{self.url}/health", timeout=5)
-        except httpx.HTTPError:
-            return False
-        return response.status_code == 200
+        return answers_ok(f"{self.url}/health")
 
     @property
     def pid(self) -> int | None:

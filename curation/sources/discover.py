@@ -16,10 +16,9 @@ from html.parser import HTMLParser
 from typing import Iterable, Literal
 from urllib.parse import unquote, urldefrag, urljoin
 
-import httpx
-
 from curation.catalog import Catalog, License
 from curation.core.errors import FetchError
+from curation.sources.http import GaveUp, HttpClient, HttpPolicy
 
 FileRole = Literal["paper", "key"]
 KeyStatus = Literal["provisional", "final"]
@@ -119,17 +118,17 @@ def _mentions_year(text: str, year: int) -> bool:
 
 
 class Discoverer:
-    def __init__(self, catalog: Catalog, known_urls: set[str], client: httpx.Client | None = None):
+    def __init__(self, catalog: Catalog, known_urls: set[str], client: HttpClient | None = None):
         self.catalog = catalog
         self.known = known_urls
-        self.client = client or httpx.Client(timeout=20, follow_redirects=True)
+        self.client = client or HttpClient(HttpPolicy(timeout_s=20))
 
     def _get(self, url: str, referer: str | None = None) -> str:
         headers = {"Referer": referer} if referer else {}
         try:
             response = self.client.get(url, headers=headers)
-        except httpx.HTTPError as exc:
-            raise FetchError(f"{url}: listing page could not be read ({type(exc).__name__})") from exc
+        except GaveUp as exc:
+            raise FetchError(f"{url}: listing page could not be read ({exc.reason})") from exc
         if response.status_code >= 400:
             raise FetchError(f"{url}: listing page answered HTTP {response.status_code}")
         return response.text

@@ -1,8 +1,7 @@
 """Fetch official exam files into ``raw/``: the one adapter over HTTP sources.
 
 What a download guarantees:
-- retries with exponential backoff on 5xx, 429, timeouts and dropped connections (never on other 4xx);
-- a per-host concurrency cap and minimum interval between requests (official sites are small servers);
+- the retries and per-host gate of ``curation.sources.http`` (``FetchPolicy`` is its policy plus a size cap);
 - conditional GET (ETag / Last-Modified from the manifest): an unchanged file is not downloaded again;
 - a cut-off body is resumed with a Range request (or fetched again), never kept truncated;
 - the body's magic bytes must be an accepted kind: an HTML error page served as ``application/pdf`` is
@@ -18,7 +17,6 @@ import json
 import os
 import re
 import threading
-import time
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,17 +26,16 @@ from pathlib import Path
 from typing import Iterable
 from urllib.parse import unquote, urlsplit
 
-import httpx
 from pydantic import BaseModel, ConfigDict
 
 from curation.core.errors import FetchError, InputError
 from curation.core.io import sha256_file
 from curation.core.lock import FolderLock
 from curation.sources import filetype
+from curation.sources.http import HttpClient, HttpPolicy, Response, Retryable, is_retryable_status, read_body
 
 USER_AGENT = "kmmlu-pro-fetcher/1 (+exam benchmark curation; contact via project README)"
 ACCEPTED_KINDS = frozenset({"pdf", "zip", "ole", "csv", "json", "png", "jpeg"})
-RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MANIFEST_NAME = "manifest.jsonl"
 
 
@@ -59,13 +56,7 @@ class ManifestEntry(BaseModel):
 
 
 @dataclass(frozen=True)
-class FetchPolicy:
-    timeout_s: float = 30.0
-    retries: int = 4
-    backoff_s: float = 0.5
-    backoff_max_s: float = 20.0
-    per_host_concurrency: int = 2
-    per_host_interval_s: float = 0.5
+class FetchPolicy(HttpPolicy):
     max_bytes: int = 512 * 1024 * 1024
 
 
@@ -91,7 +82,7 @@ def sanitize_filename(name: str, fallback: str = "download") -> str:
     return name
 
 
-def filename_from_response(response: httpx.Response, url: str) -> str:
+def filename_from_response(response: Response, url: str) -> str:
     header = response.headers.get("content-disposition")
     if header:
         msg = Message()
@@ -181,48 +172,18 @@ class RawStore:
             return entry
 
 
-class _HostGate:
-    """Caps concurrent requests per host and spaces their starts."""
-
-    def __init__(self, concurrency: int, interval_s: float):
-        self._sem = threading.BoundedSemaphore(concurrency)
-        self._interval = interval_s
-        self._next = 0.0
-        self._lock = threading.Lock()
-
-    def __enter__(self) -> None:
-        self._sem.acquire()
-        with self._lock:
-            now = time.monotonic()
-            wait = self._next - now
-            self._next = max(now, self._next) + self._interval
-        if wait > 0:
-            time.sleep(wait)
-
-    def __exit__(self, *exc: object) -> None:
-        self._sem.release()
-
-
 @dataclass
 class Fetcher:
     raw_root: Path
     policy: FetchPolicy = field(default_factory=FetchPolicy)
     accepted_kinds: frozenset[str] = ACCEPTED_KINDS
-    transport: httpx.BaseTransport | None = None
 
     def __post_init__(self) -> None:
         self.store = RawStore(self.raw_root)
-        self._gates: dict[str, _HostGate] = {}
-        self._gates_lock = threading.Lock()
-        self._client = httpx.Client(
-            timeout=httpx.Timeout(self.policy.timeout_s),
-            follow_redirects=True,
-            headers={"User-Agent": USER_AGENT},
-            transport=self.transport,
-        )
+        self._http = HttpClient(self.policy, headers={"User-Agent": USER_AGENT})
 
     def close(self) -> None:
-        self._client.close()
+        self._http.close()
 
     def __enter__(self) -> "Fetcher":
         return self
@@ -230,28 +191,9 @@ class Fetcher:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _gate(self, url: str) -> _HostGate:
-        host = urlsplit(url).netloc
-        with self._gates_lock:
-            if host not in self._gates:
-                self._gates[host] = _HostGate(self.policy.per_host_concurrency, self.policy.per_host_interval_s)
-            return self._gates[host]
-
     def fetch(self, url: str, *, license: str | None = None, year: int | None = None, referer: str | None = None) -> FetchResult:
         previous = self.store.latest(url)
-        attempt = 0
-        while True:
-            try:
-                with self._gate(url):
-                    return self._fetch_once(url, previous, license=license, year=year, referer=referer)
-            except _Retryable as exc:
-                attempt += 1
-                if attempt > self.policy.retries:
-                    raise FetchError(f"{url}: gave up after {attempt} attempts: {exc}") from None
-                delay = min(self.policy.backoff_max_s, self.policy.backoff_s * 2 ** (attempt - 1))
-                if exc.retry_after is not None:
-                    delay = min(self.policy.backoff_max_s, max(delay, exc.retry_after))
-                time.sleep(delay)
+        return self._http.call(url, lambda: self._fetch_once(url, previous, license=license, year=year, referer=referer))
 
     def fetch_many(self, requests: Iterable[tuple[str, str | None, int | None]], workers: int = 4) -> list[FetchResult | FetchError]:
         """Fetch (url, license, year) triples concurrently; a failure is returned in place, not raised."""
@@ -284,42 +226,32 @@ class Fetcher:
             if validator:
                 headers["Range"] = f"bytes={have}-"
                 headers["If-Range"] = validator
-        try:
-            with self._client.stream("GET", url, headers=headers) as response:
-                if response.status_code == 304 and previous is not None:
-                    return FetchResult(previous, "unchanged")
-                if response.status_code in RETRY_STATUS:
-                    raise _Retryable(f"HTTP {response.status_code}", _retry_after(response))
-                if response.status_code >= 400:
-                    raise FetchError(f"{url}: HTTP {response.status_code} {response.reason_phrase}")
-                final_url = str(response.url)
-                resumed = response.status_code == 206 and have > 0
-                if not resumed:
-                    have = 0
-                expected = _expected_total(response, have if resumed else 0)
-                if expected is not None and expected > self.policy.max_bytes:
-                    raise FetchError(f"{url}: {expected} bytes is over the {self.policy.max_bytes}-byte limit")
-                partial.parent.mkdir(parents=True, exist_ok=True)
-                etag = response.headers.get("etag")
-                last_modified = response.headers.get("last-modified")
-                partial_meta.write_text(json.dumps({"url": url, "validator": etag or last_modified}))
-                with partial.open("ab" if resumed else "wb") as out:
-                    try:
-                        for chunk in response.iter_bytes(65536):
-                            out.write(chunk)
-                            if out.tell() > self.policy.max_bytes:
-                                raise FetchError(f"{url}: body exceeds the {self.policy.max_bytes}-byte limit")
-                    except (httpx.TransportError, httpx.DecodingError) as exc:
-                        raise _Retryable(f"body cut off after {out.tell()} bytes ({type(exc).__name__})") from None
-                got = partial.stat().st_size
-                if expected is not None and got != expected:
-                    raise _Retryable(f"body cut off: {got} of {expected} bytes")
-                content_type = response.headers.get("content-type")
-                name = filename_from_response(response, final_url)
-        except httpx.TimeoutException as exc:
-            raise _Retryable(f"timed out ({type(exc).__name__})") from None
-        except httpx.TransportError as exc:
-            raise _Retryable(f"connection failed ({type(exc).__name__}: {exc})") from None
+        with self._http.stream("GET", url, headers=headers) as response:
+            if response.status_code == 304 and previous is not None:
+                return FetchResult(previous, "unchanged")
+            if is_retryable_status(response.status_code):
+                raise Retryable.from_response(response)
+            if response.status_code >= 400:
+                raise FetchError(f"{url}: HTTP {response.status_code} {response.reason_phrase}")
+            final_url = str(response.url)
+            resumed = response.status_code == 206 and have > 0
+            expected = _expected_total(response, have if resumed else 0)
+            if expected is not None and expected > self.policy.max_bytes:
+                raise FetchError(f"{url}: {expected} bytes is over the {self.policy.max_bytes}-byte limit")
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            etag = response.headers.get("etag")
+            last_modified = response.headers.get("last-modified")
+            partial_meta.write_text(json.dumps({"url": url, "validator": etag or last_modified}))
+            with partial.open("ab" if resumed else "wb") as out:
+                for chunk in read_body(response):
+                    out.write(chunk)
+                    if out.tell() > self.policy.max_bytes:
+                        raise FetchError(f"{url}: body exceeds the {self.policy.max_bytes}-byte limit")
+            got = partial.stat().st_size
+            if expected is not None and got != expected:
+                raise Retryable(f"body cut off: {got} of {expected} bytes")
+            content_type = response.headers.get("content-type")
+            name = filename_from_response(response, final_url)
         return self._finish(url, partial, partial_meta, name, content_type, etag, last_modified, license, year)
 
     def _finish(self, url: str, partial: Path, partial_meta: Path, name: str, content_type: str | None,
@@ -355,21 +287,7 @@ class Fetcher:
         return FetchResult(entry, "downloaded")
 
 
-class _Retryable(Exception):
-    def __init__(self, message: str, retry_after: float | None = None):
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-def _expected_total(response: httpx.Response, offset: int) -> int | None:
+def _expected_total(response: Response, offset: int) -> int | None:
     if response.status_code == 206:
         content_range = response.headers.get("content-range", "")
         match = re.match(r"bytes (\d+)-(\d+)/(\d+|\*)", content_range)

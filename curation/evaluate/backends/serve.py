@@ -14,9 +14,8 @@ import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import httpx
-
 from curation.core.errors import FetchError, InputError
+from curation.sources.http import answers_ok
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -39,9 +38,8 @@ def wait_healthy(url: str, process: subprocess.Popen, log_path: Path, timeout: f
             raise FetchError(
                 f"vllm serve exited with code {code} before it was healthy; log {log_path}:\n{_tail(log_path)}"
             )
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url, timeout=5.0).status_code == 200:
-                return
+        if answers_ok(url):
+            return
         time.sleep(poll)
     raise FetchError(f"vllm serve was not healthy at {url} after {timeout:.0f} s; log {log_path}:\n{_tail(log_path)}")
 

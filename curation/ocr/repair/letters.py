@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from curation.ocr import OcrWord
+    from curation.ocr.types import OcrWord
 
 _CARET = re.compile(r"(?<![A-Za-z0-9)\]^])\^(?![0-9^])")
 _GLUED_SIOT = re.compile(r"ㅅ(?=[가-힣])(?!자)|(?<=[가-힣])ㅅ(?![ㄱ-ㅎ])")

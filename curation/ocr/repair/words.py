@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from curation.ocr import OcrWord
+    from curation.ocr.types import OcrWord
 
 _LOOKALIKES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<=[보경위시실모체탐])혐"), "험"),

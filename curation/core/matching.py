@@ -85,7 +85,7 @@ def codes_of(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def match_key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map codepoints to key codepoints. Returns ``(key, source)``: ``source[i]`` is the index in ``codes``
     of the character that key character ``i`` came from."""
     table = _table()
@@ -105,19 +105,19 @@ def key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.insert(out, at, table.flat[first_extra + within]), np.insert(keep, at, np.repeat(multi, extra))
 
 
-def key(text: str) -> str:
+def match_key(text: str) -> str:
     """The matching key of ``text`` (see the module docstring)."""
     if not text:
         return ""
-    out, _ = key_codes(codes_of(text))
+    out, _ = match_key_codes(codes_of(text))
     return out.tobytes().decode("utf-32-le")
 
 
-def key_with_offsets(text: str) -> tuple[str, np.ndarray]:
+def match_key_with_offsets(text: str) -> tuple[str, np.ndarray]:
     """The key and, per key character, the index of the character of ``text`` it came from."""
     if not text:
         return "", np.zeros(0, dtype=np.int64)
-    out, source = key_codes(codes_of(text))
+    out, source = match_key_codes(codes_of(text))
     return out.tobytes().decode("utf-32-le"), source
 
 
@@ -139,5 +139,5 @@ def strip_option_marker(option: str) -> str:
     return _MARKER.sub("", option, count=1)
 
 
-def option_key(option: str) -> str:
-    return key(strip_option_marker(option))
+def option_match_key(option: str) -> str:
+    return match_key(strip_option_marker(option))

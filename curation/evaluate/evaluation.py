@@ -20,7 +20,7 @@ from curation.evaluate.cache import ResponseCache, RunKey
 from curation.evaluate.dataset import load_release
 from curation.evaluate.prompts import LANGUAGES, PromptSpec
 from curation.evaluate.report import ResultMeta, Summary, write_result
-from curation.evaluate.run import EvalOutcome, evaluate, select_items
+from curation.evaluate.responses import EvalOutcome, evaluate, select_items
 from curation.evaluate.score import score
 
 
@@ -131,7 +131,7 @@ def run_evaluation(request: EvalRequest, on_start: Callable[[int], None] | None 
                 max_retries=r.max_retries,
             ))
             engine = client
-            detail = f"base_url={client.url.removesuffix('/chat/completions')} concurrency={r.concurrency}"
+            detail = f"base_url={client.server.base_url} concurrency={r.concurrency}"
         if on_start:
             on_start(len(items))
         outcome = evaluate(items, engine, cache, key, spec, on_response)

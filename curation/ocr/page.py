@@ -1,0 +1,138 @@
+"""The OCR route's entry: one page (turned straight, split into column regions, each region read by
+Tesseract and repaired) into words in PDF points, in reading order, in the shape of text-layer words."""
+
+from __future__ import annotations
+
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import numpy as np
+import pymupdf
+
+from curation.ocr.layout import erase_rules, page_regions, page_rules_from_image, render_region, straightened
+from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
+from curation.ocr.repair.syllables import join_syllables
+from curation.ocr.rings import find_rings, read_rings
+from curation.ocr.tesseract import install_hint, tesseract_available, tesseract_words
+from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
+
+JUNK_CONFIDENCE = 40.0
+_RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
+
+
+def _require_tesseract(lang: str) -> None:
+    if not tesseract_available(lang):
+        raise OcrError(
+            f"OCR needs Tesseract with the {lang} models: install them with "
+            f"`{install_hint(lang)}` (or pass --ocr never to skip pages without text)"
+        )
+
+
+def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, config: OcrConfig) -> list[list[OcrWord]]:
+    """OCR one region image; returns its lines (lists of words in points), in reading order."""
+    scale = 72 / config.dpi
+    # A white margin: Tesseract misreads glyphs that touch the edge of its image.
+    margin = config.dpi // 12
+    gray = np.pad(gray, margin, constant_values=255)
+    ox, oy = region.x0 - margin * scale, region.y0 - margin * scale
+    markers: list[OcrWord] = []
+    if config.find_markers:
+        rings = find_rings(gray, config.dpi)
+        readings = read_rings(rings, dpi=config.dpi, timeout_s=config.timeout_s)
+        gray = gray.copy()
+        for ring, reading in zip(rings, readings):
+            if reading is None:
+                continue
+            gray[ring.top : ring.bottom, ring.left : ring.right] = 255
+            markers.append(
+                OcrWord(
+                    ox + ring.left * scale,
+                    oy + ring.top * scale,
+                    ox + ring.right * scale,
+                    oy + ring.bottom * scale,
+                    reading[0],
+                    reading[1],
+                    page,
+                    block,
+                )
+            )
+    clean = erase_rules(gray, config.dpi)
+    tsv = tesseract_words(clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    tsv = repair_readings(clean, tsv, config)
+    lines: dict[tuple[int, int, int], list[OcrWord]] = {}
+    for t in tsv:
+        if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
+            continue
+        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(is_hangul(c) for c in t.text):
+            continue  # specks and frame corners read as ")", "0"
+        word = OcrWord(
+            ox + t.left * scale,
+            oy + t.top * scale,
+            ox + (t.left + t.width) * scale,
+            oy + (t.top + t.height) * scale,
+            t.text,
+            t.conf,
+            page,
+            block,
+        )
+        lines.setdefault(t.key, []).append(word)
+    ordered = [[repair_word(w) for w in join_syllables(sorted(ws, key=lambda w: w.x0))] for ws in lines.values()]
+    for marker in markers:
+        _place(marker, ordered)
+    ordered.sort(key=lambda ws: min(w.y0 for w in ws))
+    lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
+    repair_lines(lines_out)
+    return lines_out
+
+
+def _place(marker: OcrWord, lines: list[list[OcrWord]]) -> None:
+    """Put a marker into the line it sits on (most vertical overlap), or into a line of its own."""
+    best, best_overlap = None, 0.0
+    height = marker.y1 - marker.y0
+    for ws in lines:
+        y0, y1 = min(w.y0 for w in ws), max(w.y1 for w in ws)
+        overlap = min(y1, marker.y1) - max(y0, marker.y0)
+        if overlap > best_overlap:
+            best, best_overlap = ws, overlap
+    if best is not None and best_overlap >= 0.4 * height:
+        best.append(marker)
+    else:
+        lines.append([marker])
+
+
+def _number(page: int, regions: list[list[list[OcrWord]]]) -> tuple[OcrWord, ...]:
+    out = []
+    line_no = 0
+    for lines in regions:
+        for ws in lines:
+            out.extend(replace(w, page=page, line=line_no, word=i) for i, w in enumerate(ws))
+            line_no += 1
+    return tuple(out)
+
+
+def ocr_page(page: pymupdf.Page, config: OcrConfig = OcrConfig()) -> OcrPage:
+    """OCR one page of an open document (turned straight first when it is a crooked scan), its regions
+    ``config.workers`` at a time."""
+    _require_tesseract(config.lang)
+    start = time.perf_counter()
+    straight = straightened(page, config.dpi)
+    source = straight[0] if straight is not None else page
+    regions = page_regions(source)
+    rules = tuple(page_rules_from_image(source))
+    images = [render_region(source, r, config.dpi) for r in regions]
+    if straight is not None:
+        straight.close()
+    with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
+        futures = [
+            pool.submit(ocr_region, image, r, page=page.number, block=b, config=config)
+            for b, (image, r) in enumerate(zip(images, regions))
+        ]
+        try:
+            region_lines = [f.result() for f in futures]
+        except OcrError as exc:
+            raise OcrError(f"page {page.number + 1}: {exc}") from exc
+    words = _number(page.number, region_lines)
+    markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
+    return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start, config.low_confidence, rules)

@@ -1,0 +1,85 @@
+"""English terms in Korean lines, read again with the English model."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from curation.ocr.tesseract import TsvWord, read_one_a_line
+from curation.ocr.types import OcrConfig, is_hangul
+
+
+def reread_latin(
+    gray: np.ndarray, words: list[TsvWord], *, lang: str, dpi: int, timeout_s: float, below: float = OcrConfig.latin_below
+) -> list[TsvWord]:
+    """English terms that the Korean models read as digits and junk ("(410)" for "(ATP)", "스키너(8"
+    for "스키너(B.F."), read again with ``lang`` at twice the size, all in one Tesseract call (one word a
+    line). Candidates are words read with low confidence that are not Hangul at all, or that hold a
+    parenthesis (exam papers put the English term in parentheses after the Korean one). The English
+    reading replaces the whole word, or only the part in parentheses of a word that has Hangul, where
+    it has Latin letters and the Korean reading has fewer."""
+    todo = [i for i, w in enumerate(words) if w.conf < below and _latin_candidate(w.text)]
+    if not todo:
+        return words
+    pad = max(2, dpi // 100)
+    crops = []
+    for i in todo:
+        w = words[i]
+        crop = gray[max(0, w.top - pad) : w.top + w.height + pad, max(0, w.left - pad) : w.left + w.width + pad]
+        crops.append(np.kron(crop, np.ones((2, 2), np.uint8)))
+    read = read_one_a_line(crops, gap=0.5, lang=lang, dpi=2 * dpi, timeout_s=timeout_s)
+    readings = {todo[position]: parts for position, parts in read.items()}
+    out = list(words)
+    for i, parts in readings.items():
+        english = " ".join(p.text for p in parts)
+        # Junk the crop catches beside the term (a particle read as "T]]") has no letters and low confidence.
+        letters = [max(1, _latin_letters(p.text)) for p in parts]
+        conf = sum(p.conf * n for p, n in zip(parts, letters)) / sum(letters)
+        merged = merge_latin(words[i].text, english)
+        # A crop with Hangul in it lowers the English model's confidence for the whole reading, so only
+        # a word without Hangul is judged by it.
+        surer = conf > words[i].conf or any(is_hangul(c) for c in words[i].text)
+        if merged is not None and surer:
+            out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
+    return out
+
+
+def _latin_candidate(text: str) -> bool:
+    if len(text) < 2:
+        return False
+    if not any(is_hangul(c) for c in text):
+        return True
+    if _latin_letters(text) and any("\u3131" <= c <= "\u318e" for c in text):
+        return True  # "Bohㅠㅎ1600": Latin letters beside a lone jamo, which no Korean word holds
+    return ("(" in text or ")" in text) and sum(not is_hangul(c) for c in text) >= 3
+
+
+_PAREN_PART = re.compile(r"\([^()]*\)?|^[^()가-힣]*\)")
+
+
+def _latin_letters(text: str) -> int:
+    return sum(c.isascii() and c.isalpha() for c in text)
+
+
+def merge_latin(korean: str, english: str) -> str | None:
+    """The word with its English read by the English model: all of it (no Hangul in the word), or the
+    part in parentheses ("스키너(8" + "AAA(B.F." -> "스키너(B.F."). None when the English reading
+    does not read better."""
+    if not any(is_hangul(c) for c in korean):
+        # The crop can hold the particle after the term ("Adler)의" read "Adler)2]"): keep what lies
+        # between the parentheses; an opening one may be read as a quote.
+        if ")" in english:
+            english = english[: english.rindex(")") + 1]
+            if "(" not in english and english[:1] in "‘'`":
+                english = "(" + english[1:]
+        if korean.startswith("(") and "(" in english:
+            english = english[english.index("(") :]
+        return english if _latin_letters(english) >= 2 and _latin_letters(english) > _latin_letters(korean) else None
+    ours, theirs = _PAREN_PART.search(korean), _PAREN_PART.search(english)
+    if ours is None or theirs is None:
+        return None
+    if _latin_letters(theirs.group()) < 2 or _latin_letters(theirs.group()) <= _latin_letters(ours.group()):
+        return None
+    return korean[: ours.start()] + theirs.group() + korean[ours.end() :]

@@ -1,0 +1,103 @@
+"""Punctuation as Korean papers print it and Tesseract misreads it: arrows between Korean words, curly
+quotes, the "(" lost before an English term, bullets opening a line."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import replace
+
+from curation.ocr.types import OcrWord, is_hangul
+
+_ARROW = re.compile(r"^-?[>›]$")
+_GLUED_ARROW = re.compile(r"(?<=[가-힣])-?[>›](?=[가-힣])")
+
+
+def arrows(lines: list[list[OcrWord]]) -> None:
+    """An arrow between Korean words ("문제설정 → 가설설정") read as ">" or "->": a comparison sign stands
+    between numbers or letters, never between two Korean words. A ">" closing a "<" ("<소득세법>") is a
+    bracket."""
+    for ws in lines:
+        opened = False
+        for j, word in enumerate(ws):
+            text = word.text
+            if not opened and "<" not in text:
+                text = _GLUED_ARROW.sub("→", text)
+                if _ARROW.match(text) and 0 < j < len(ws) - 1 and is_hangul(ws[j - 1].text[-1]) and is_hangul(ws[j + 1].text[0]):
+                    text = "→"
+            if "<" in text:
+                opened = text.rfind("<") > text.rfind(">")
+            elif ">" in text:
+                opened = False
+            if text != word.text:
+                ws[j] = replace(word, text=text)
+
+
+def curly_quotes(lines: list[list[OcrWord]]) -> None:
+    """Straight quotes as the curly ones Korean papers are typeset with (HWP sets ‘ ’ and “ ” as the
+    author types ' and "): along a line, each quote opens or closes in turn."""
+    for ws in lines:
+        open_quote = {"'": False, '"': False}
+        for j, word in enumerate(ws):
+            if "'" not in word.text and '"' not in word.text:
+                continue
+            out = []
+            for char in word.text:
+                if char in open_quote:
+                    opening = not open_quote[char]
+                    open_quote[char] = opening
+                    char = ("‘" if opening else "’") if char == "'" else ("“" if opening else "”")
+                out.append(char)
+            ws[j] = replace(word, text="".join(out))
+
+
+# An English term closed by ")" whose "(" the Korean model lost ("측정FVPL)금융" for "측정(FVPL)금융").
+_UNOPENED_TERM = re.compile(r"(?<![A-Za-z0-9(])[A-Za-z][A-Za-z0-9.\-/%+]+\)")
+
+
+def balance_parentheses(lines: list[list[OcrWord]]) -> None:
+    """Give an English term in parentheses back the "(" that Tesseract dropped before it: a ")" that
+    closes nothing opened before it on its line, after two or more Latin letters (a label "a)" is left
+    alone). The line, not the region: one "(" whose ")" was misread would otherwise hold every later
+    ")" of the region open."""
+    for ws in lines:
+        depth = 0
+        for j, word in enumerate(ws):
+            text = word.text
+            out = []
+            position = 0
+            while position < len(text):
+                char = text[position]
+                if char == ")" and depth == 0:
+                    start = position
+                    while start > 0 and (text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in ".-/%+")):
+                        start -= 1
+                    term = text[start : position + 1]
+                    if _UNOPENED_TERM.fullmatch(term) and sum(c.isalpha() for c in term) >= 2:
+                        out.insert(len(out) - (position - start), "(")
+                elif char == "(":
+                    depth += 1
+                elif char == ")":
+                    depth -= 1
+                out.append(char)
+                position += 1
+            if len(out) != len(text):
+                ws[j] = replace(word, text="".join(out))
+
+
+_DOTS = "ㆍ·∙•"
+
+
+def fix_bullets(lines: list[list[OcrWord]]) -> None:
+    """Bullets opening a line of the stem: a lone ㅇ is ○ (no Korean word is ㅇ); a dot, which the Korean
+    model reads as ㆍ whatever its size, is • when it stands a fifth of the line's height or more (a middle
+    dot · stands an eighth), and · when smaller. ㆍ between words is left as read."""
+    for ws in lines:
+        if len(ws) < 2:
+            continue
+        first = ws[0]
+        if first.text == "ㅇ":
+            ws[0] = replace(first, text="○")
+        elif first.text in _DOTS:
+            height = statistics.median(w.y1 - w.y0 for w in ws[1:])
+            ws[0] = replace(first, text="•" if first.y1 - first.y0 >= 0.22 * height else "·")

@@ -1,0 +1,42 @@
+"""Which pages need OCR: a page whose text layer is missing or garbled while it has ink."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pymupdf
+
+from curation.ocr.types import OcrMode
+
+# A page whose text layer has fewer visible characters than this, while it has ink, needs OCR.
+MIN_TEXT_CHARS = 20
+# Share of unmapped glyphs (U+FFFD, private use, "(cid:") above which a text layer is garbage.
+MAX_GARBAGE_SHARE = 0.10
+
+
+@dataclass(frozen=True)
+class TextLayerStatus:
+    usable: bool
+    reason: str  # "text", "no text", "garbled text", "blank page"
+    chars: int
+
+
+def text_layer_status(page: pymupdf.Page) -> TextLayerStatus:
+    text = page.get_text("text")
+    visible = [c for c in text if not c.isspace()]
+    garbage = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff") + 5 * text.count("(cid:")
+    if len(visible) >= MIN_TEXT_CHARS and garbage / len(visible) <= MAX_GARBAGE_SHARE:
+        return TextLayerStatus(True, "text", len(visible))
+    if not page.get_drawings() and not page.get_images() and not visible:
+        return TextLayerStatus(True, "blank page", 0)
+    reason = "garbled text" if visible and garbage / len(visible) > MAX_GARBAGE_SHARE else "no text"
+    return TextLayerStatus(False, reason, len(visible))
+
+
+def pages_to_ocr(doc: pymupdf.Document, mode: OcrMode = "auto") -> list[int]:
+    """0-based indexes of the pages the OCR route reads under ``--ocr never|auto|always``."""
+    if mode == "never":
+        return []
+    if mode == "always":
+        return list(range(doc.page_count))
+    return [i for i in range(doc.page_count) if not text_layer_status(doc[i]).usable]

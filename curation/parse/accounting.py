@@ -1,0 +1,126 @@
+"""Every printed question is an item or a reject: the numbers a paper prints, against what the parse gave.
+
+What a paper prints is known from more than the questions that were read: the numbering itself (a part that
+runs 1, 2, 4 printed 3), the answer key (a part whose key table numbers 1-40 printed 40 questions) and a count
+on the cover ("총 40문항"). A misread page that swallows the rest of a paper leaves nothing behind in the
+numbering, so the key and the cover are what catch it. (The catalog holds no per-subject counts: they change
+from year to year, CPA 경영학 40 questions in 2024 and 32 in 2025, and a wrong count would invent rejects.) Each printed number that gave neither an item nor a reject becomes a
+reject of its own, on the page where its part's reading stopped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from curation.core.rejects import Reject
+from curation.keys import AnswerKey
+from curation.keys.model import normalise_form, subject_key
+
+MISSING_REASON = "printed question without an item"
+
+_COVER_COUNT = re.compile(r"총\s*(\d{1,3})\s*문항|문항\s*수\s*[:：]?\s*(\d{1,3})\s*(?:문항|개)?")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One numbering run of a paper: its subject (if known) and the numbers read in it, by page."""
+
+    index: int
+    subject: str | None
+    pages: Mapping[int, int]  # printed number -> page (1-based) of every question read: items and rejects
+
+
+def cover_count(cover_text: str) -> int | None:
+    """The question count a cover states ("총 40문항", "문항 수: 40"), if any."""
+    found = _COVER_COUNT.search(cover_text)
+    return int(found.group(1) or found.group(2)) if found else None
+
+
+def expected_numbers(
+    part: Part,
+    *,
+    key: AnswerKey | None,
+    session: int | None,
+    form: str | None,
+    cover: int | None,
+    only_part: bool = True,
+) -> tuple[set[int], list[str]]:
+    """The numbers this part prints, and what said so (``numbering``, ``key``, ``cover``)."""
+    read = set(part.pages)
+    expected = set(range(min(read), max(read) + 1))
+    said = ["numbering"]
+    from_key = _key_numbers(part, key, session=session, form=form, only_part=only_part)
+    if from_key and read & from_key:
+        expected |= from_key
+        said.append("key")
+    if cover and len(expected) < cover:
+        expected |= set(range(min(read), min(read) + cover))
+        said.append("cover")
+    return expected, said
+
+
+def _key_numbers(
+    part: Part, key: AnswerKey | None, *, session: int | None, form: str | None, only_part: bool
+) -> set[int]:
+    """The numbers the key answers for this part: its subject's table, or every entry of a key without
+    subjects when the paper has one part (a subject-less key cannot say which of several parts it numbers)."""
+    if key is None:
+        return set()
+    tables = key.subject_tables(session=session, form=form)
+    if tables:
+        if part.subject is None:
+            return set()
+        wanted = subject_key(part.subject)
+        return next((set(numbers) for name, numbers in tables.items() if subject_key(name) == wanted), set())
+    if not only_part:
+        return set()
+    wanted_form = normalise_form(form) if form is not None else None
+    return {
+        e.number
+        for e in key.entries
+        if (session is None or e.session is None or e.session == session)
+        and (wanted_form is None or e.form is None or e.form == wanted_form)
+    }
+
+
+def missing_rejects(
+    source: str,
+    parts: Sequence[Part],
+    *,
+    key: AnswerKey | None,
+    session: int | None,
+    form: str | None,
+    cover: int | None,
+) -> list[Reject]:
+    """A reject for each printed number of each part that the parse read nothing for."""
+    rejects = []
+    for part in parts:
+        expected, said = expected_numbers(
+            part, key=key, session=session, form=form, cover=cover if len(parts) == 1 else None,
+            only_part=len(parts) == 1,
+        )
+        for number in sorted(expected - set(part.pages)):
+            page = _page_where_reading_stopped(part.pages, number)
+            rejects.append(
+                Reject(
+                    stage="parse",
+                    reason=MISSING_REASON,
+                    source=source,
+                    page=page,
+                    number=number,
+                    detail=(
+                        f"the {' and the '.join(said)} say{'s' if len(said) == 1 else ''} question {number} is "
+                        f"printed{f' ({part.subject})' if part.subject else ''}, but no question {number} was "
+                        f"read; look at page {page} (columns or reading order) and add the item by hand or report "
+                        f"the page"
+                    ),
+                )
+            )
+    return rejects
+
+
+def _page_where_reading_stopped(pages: Mapping[int, int], number: int) -> int:
+    before = [n for n in pages if n < number]
+    return pages[max(before)] if before else pages[min(pages)]

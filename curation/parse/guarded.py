@@ -1,0 +1,126 @@
+"""One paper into its output folder, parsed in a guarded child process (``curation.readers.guard``): the limits
+hold whatever the file, PyMuPDF never runs in a thread of the caller, and a refusal is a ``CurationError``.
+
+The folder gets ``items.jsonl``, ``rejects.jsonl``, ``held.jsonl`` (items held back for a person, with their reasons
+in ``held_reasons.jsonl``), ``crops/`` and, written last, the completion marker (``curation.core.markers``): a paper
+whose folder holds a marker for the same inputs and versions is not parsed again. ``parse-batch`` and the refresh
+both parse through here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from curation.core.io import read_jsonl, sha256_file, write_items, write_jsonl
+from curation.core.item import Item
+from curation.core.markers import clear, is_done, mark_done
+from curation.core.rejects import Reject
+from curation.parse.keyjoin import key_mismatch, read_paper_key
+from curation.parse.meta import PaperMeta
+from curation.parse.paper import save_crops
+from curation.parse.routes import ROUTE_VERSIONS, RouteResult, parse
+from curation.readers.guard import Limits, run_guarded, screen_item
+
+STAGE = "guard"
+HELD_REASONS = "held_reasons.jsonl"  # why each item of held.jsonl is held: the quarantine lines for it
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """One paper, its answer key if there is one, and what is known of it beyond its own title."""
+
+    paper: Path
+    key: Path | None = None
+    meta: PaperMeta | None = None
+
+
+@dataclass(frozen=True)
+class Held:
+    """An item kept out of the output until a person has looked at it."""
+
+    item: Item
+    reason: str
+    detail: str
+
+
+@dataclass
+class PaperOutcome:
+    """What one paper gave: items to keep, items held back, parser rejects, the routes that read it."""
+
+    paper: Path
+    items: list[Item]
+    held: list[Held]
+    rejects: list[Reject]
+    pages: int
+    routes: tuple[str, ...] = ()
+
+
+def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
+    """What a paper's output depends on besides the code: the bytes of the paper and its key, and the options."""
+    return {"paper": sha256_file(job.paper), "key": sha256_file(job.key) if job.key else "", "crops": str(crops)}
+
+
+def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
+    names = {name for route in outcome.routes for name in ROUTE_VERSIONS[route]}
+    return sorted(names | ({"KEY_READER_VERSION"} if keyed else set()))
+
+
+def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
+    """Check, parse and screen one paper of any kind (run inside the guarded child). The key's troubles are
+    rejects beside the items, never a refusal of the paper."""
+    key, rejects = read_paper_key(job.key) if job.key else (None, [])
+    results = parse(job.paper, meta=job.meta, key=key, guard=limits)
+    if key is not None and job.key is not None:
+        mismatch = key_mismatch(job.paper, job.key, key, [i for r in results for i in r.items])
+        if mismatch is not None:
+            rejects.append(mismatch)
+            results = parse(job.paper, meta=job.meta, guard=limits)
+    kept: list[Item] = []
+    held: list[Held] = []
+    for result in results:
+        rejects += result.rejects
+        for item in _with_crops(result, crops_dir):
+            verdict = screen_item(item, limits)
+            if verdict:
+                held.append(Held(item, *verdict))
+            else:
+                kept.append(item)
+    pages = sum(r.parse.summary.pages for r in results if r.parse is not None)
+    return PaperOutcome(job.paper, kept, held, rejects, pages, tuple(r.route for r in results))
+
+
+def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
+    """The route's items, pointing at their crops where the route has pages (PDFs, not HWP)."""
+    if crops_dir is None or not result.route.startswith("pdf") or result.parse is None:
+        return list(result.items)
+    cropped = {i.id: i.image_path for i in save_crops(result.parse, crops_dir).items}
+    return [i.model_copy(update={"image_path": cropped.get(i.id)}) for i in result.items]
+
+
+def already_done(job: BatchJob, folder: Path, crops: bool) -> list[Reject] | None:
+    """The held-back lines of a paper whose folder is finished for these inputs and versions, else None."""
+    if not is_done(folder, job_inputs(job, crops)):
+        return None
+    return [Reject(**r) for r in read_jsonl(folder / HELD_REASONS)]
+
+
+def parse_into_folder(job: BatchJob, folder: Path, limits: Limits, *, crops: bool) -> tuple[PaperOutcome, list[Reject]]:
+    """Parse one paper in a guarded child and write its folder, the marker last. Returns the outcome and the
+    held-back lines; raises ``CurationError`` when the paper is refused (the folder then has no marker)."""
+    inputs = job_inputs(job, crops)
+    clear(folder)
+    outcome: PaperOutcome = run_guarded(
+        parse_one, (job, limits, folder / "crops" if crops else None), label=str(job.paper),
+        timeout_s=limits.timeout_s, max_memory_mb=limits.max_memory_mb,
+    )
+    write_items(folder / "items.jsonl", outcome.items)
+    write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in outcome.rejects))
+    write_items(folder / "held.jsonl", (h.item for h in outcome.held))
+    held = [
+        Reject(stage=STAGE, reason=h.reason, source=str(job.paper), page=h.item.page, number=h.item.number,
+               item_id=h.item.id, detail=h.detail, text=h.item.question[:500])
+        for h in outcome.held
+    ]
+    write_jsonl(folder / HELD_REASONS, (r.to_record() for r in held))
+    mark_done(folder, inputs, versions_used(outcome, keyed=job.key is not None))
+    return outcome, held

@@ -1,0 +1,172 @@
+"""Every printed question is an item or a reject: per real paper, after a lost page, with a bad key."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pymupdf
+import pytest
+from conftest import realdata_path
+
+from curation.core.io import read_items, read_jsonl
+from curation.keys import read_key
+from curation.parse import parse
+from curation.parse.accounting import MISSING_REASON, Part, cover_count, expected_numbers
+from curation.parse.meta import PaperMeta
+from curation.parse.paper import parse_paper
+
+CLI = [sys.executable, "-c", "from kmmlu_cli import main; main()"]
+
+# Questions printed on each multiple-choice text-layer paper in ../shared/realdata/pdf, counted on the page.
+PRINTED = {
+    "swc1_2021_r19_s1_B_q": 50,
+    "swc1_2021_r19_s2_A_q": 75,
+    "swc1_2021_r19_s3_A_q": 75,
+    "swc1_2025_r23_s1_A_q": 50,
+    "nurseaide_2021H1_even_q": 100,
+    "nurseaide_2022H1_even_q": 100,
+    "nurseaide_2023H2_even_q": 100,
+    "nurseaide_2023H2_odd_q__MISNAMED_upstream": 100,
+    "eip_2024_r1_written_q+a": 100,
+    "eip_2025_r3_written_q+a_PRINT-TO-PDF": 100,
+    "eip_industrial_2024_r2_written_q+a": 60,
+    "damageadj_2019_r5_1st_A_q": 75,
+    "damageadj_2020_r6_1st_A_q": 75,
+    "damageadj_2021_r7_1st_A_q": 75,
+    "damageadj_2022_r8_1st_A_q": 75,
+    "damageadj_2024_r10_1st_q": 75,
+    "physio_2020_r48_s1_odd_q": 105,
+    "cpa_2024_r59_1st_s3_acct_form1_q": 50,
+    "cpa_2025_r60_1st_s2_bizlaw+tax_form1_q": 80,
+    "cpa_2026_r61_1st_s2_bizlaw+tax_form1_q_BROKEN-STREAMS": 80,
+    "taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED": 40,
+    "healthex_2016_s2_A_q": 80,
+    "healthex_2020_s1_A_q": 80,
+}
+CPA = "cpa_2024_r59_1st_s3_acct_form1_q.pdf"
+CPA_KEY = "cpa_2024_r59_1st_all-subjects_final_key.pdf"
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("stem", sorted(PRINTED))
+def test_every_printed_question_is_an_item_or_a_reject(stem):
+    result = parse(realdata_path("pdf", stem + ".pdf"))[0]
+    printed = PRINTED[stem]
+    summary = result.parse.summary
+    assert summary.printed == printed
+    missing = [r for r in result.rejects if r.reason == MISSING_REASON]
+    unread = [r for r in result.rejects if r.stage == "parse" and r.number is not None and r.reason != MISSING_REASON]
+    assert len(result.items) + len(missing) <= printed <= len(result.items) + len(missing) + len(unread)
+    for reject in missing:
+        assert reject.page is not None and reject.number is not None and "look at page" in reject.detail
+
+
+def _without_pages(source: Path, dest: Path, pages: list[int]) -> Path:
+    with pymupdf.open(source) as doc:
+        doc.delete_pages(pages)
+        doc.save(dest)
+    return dest
+
+
+@pytest.mark.realdata
+def test_questions_on_a_lost_page_become_rejects_and_the_key_catches_a_lost_last_page(tmp_path):
+    whole = parse_paper(realdata_path("pdf", CPA))
+    pages = {i.page for i in whole.items}
+    middle, last = sorted(pages)[len(pages) // 2], max(pages)
+    on = {p: {i.number for i in whole.items if i.page == p} for p in (middle, last)}
+    # A question that starts on the page before and runs over keeps its item.
+    lost_middle = on[middle] - {i.number for i in whole.items if i.page != middle}
+    cut = _without_pages(realdata_path("pdf", CPA), tmp_path / "cut.pdf", [middle - 1, last - 1])
+    key = read_key(realdata_path("pdf", CPA_KEY))
+
+    keyed = parse_paper(cut, PaperMeta(subject="회계학"), key=key)
+    missing = {r.number for r in keyed.rejects if r.reason == MISSING_REASON}
+    assert missing == lost_middle | on[last]
+    assert keyed.summary.printed == 50 == len(keyed.items) + len(missing)
+    # The page after the lost one starts clean: the questions read are those of the whole paper.
+    same = {i.number: (i.question, i.options) for i in whole.items}
+    assert all((i.question, i.options) == same[i.number] for i in keyed.items)
+    detail = next(r.detail for r in keyed.rejects if r.number == max(on[last]))
+    assert "key" in detail and "look at page" in detail
+
+    unkeyed = parse_paper(cut)
+    # Without a key nothing says how far the paper ran: the numbering still catches the middle page.
+    assert {r.number for r in unkeyed.rejects if r.reason == MISSING_REASON} == lost_middle
+
+
+def test_the_cover_count_extends_the_numbering():
+    assert cover_count("제1교시 총 40문항 시험시간 50분") == 40
+    assert cover_count("문항 수 : 25 문항") == 25
+    assert cover_count("문항번호 1 2 3") is None
+    part = Part(0, None, {n: 1 for n in range(1, 31)})
+    numbers, said = expected_numbers(part, key=None, session=None, form=None, cover=40)
+    assert numbers == set(range(1, 41)) and said == ["numbering", "cover"]
+
+
+@pytest.mark.realdata
+def test_an_unreadable_key_leaves_the_paper_its_items(tmp_path):
+    paper = realdata_path("pdf", "nurseaide_2021H1_even_q.pdf")
+    html_key = realdata_path("pdf", "nurseaide_2021H2_key__NOT_A_PDF_is_HTML.pdf")
+    run = subprocess.run([*CLI, "parse", str(paper), "--key", str(html_key), "--out", str(tmp_path), "--no-crops"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    items = read_items(tmp_path / "items.jsonl")
+    assert len(items) == 100 and all(i.answer is None for i in items)
+    (reject,) = [r for r in read_jsonl(tmp_path / "rejects.jsonl") if r["stage"] == "keys"]
+    assert reject["reason"] == "answer key unreadable" and reject["source"] == str(html_key)
+    assert "HTML page" in reject["detail"]
+
+
+def _encrypted(path: Path) -> Path:
+    with pymupdf.open() as doc:
+        doc.new_page().insert_text((72, 72), "1. 다음 중 옳은 것은? ① 가 ② 나 ③ 다 ④ 라 ⑤ 마")
+        doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
+    return path
+
+
+def _ole_header_alone(path: Path) -> Path:
+    path.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + b"\0" * 504)
+    return path
+
+
+@pytest.mark.parametrize("make, phrase", [(_encrypted, "encrypted with a password"), (_ole_header_alone, "damaged or truncated HWP")])
+def test_bad_files_get_one_line_and_exit_2(tmp_path, make, phrase):
+    bad = make(tmp_path / ("bad.pdf" if make is _encrypted else "bad.hwp"))
+    run = subprocess.run([*CLI, "parse", str(bad), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr + run.stdout
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and phrase in lines[0] and str(bad) in lines[0], run.stderr
+
+
+@pytest.mark.realdata
+def test_a_finished_batch_is_not_redone_and_a_version_bump_redoes_exactly_what_it_made(tmp_path, monkeypatch):
+    from curation.core import versions
+    from curation.core.markers import MARKER
+    from curation.parse.batch import parse_batch
+    from curation.parse.guarded import BatchJob
+
+    jobs = [BatchJob(realdata_path("pdf", "swc1_2025_r23_s1_A_q.pdf")),
+            BatchJob(realdata_path("pdf", CPA), realdata_path("pdf", CPA_KEY))]
+    first = parse_batch(jobs, tmp_path, crops=False)
+    assert len(first.parsed) == 2 and first.already_done == []
+    written = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("items.jsonl")}
+
+    again = parse_batch(jobs, tmp_path, crops=False)
+    assert again.parsed == [] and again.already_done == [j.paper for j in jobs]
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("items.jsonl")} == written
+
+    monkeypatch.setattr(versions, "OCR_VERSION", "tesseract-next")  # neither paper was read by OCR
+    assert parse_batch(jobs, tmp_path, crops=False).parsed == []
+    monkeypatch.setattr(versions, "KEY_READER_VERSION", "keys-next")  # only the second has a key
+    assert [o.paper for o in parse_batch(jobs, tmp_path, crops=False).parsed] == [jobs[1].paper]
+
+    # A run that stopped inside the first paper left its files half written and no marker: only it is redone.
+    (tmp_path / jobs[0].paper.stem / MARKER).unlink()
+    (tmp_path / jobs[0].paper.stem / "items.jsonl").write_text("")
+    redone = parse_batch(jobs, tmp_path, crops=False)
+    assert [o.paper for o in redone.parsed] == [jobs[0].paper]
+    assert len(read_items(tmp_path / jobs[0].paper.stem / "items.jsonl")) == 50
