@@ -27,11 +27,15 @@ def read_paper_key(path: Path, *, ocr: str = "auto") -> tuple[AnswerKey | None, 
 def key_mismatch(paper: Path, key_path: Path, key: AnswerKey, items: Sequence[Item]) -> Reject | None:
     """A key given for a paper must answer every printed number within the item's options (withheld entries
     aside); otherwise it belongs to another paper or the pairing is wrong, and its answers would be shifted."""
+    keyed = {e.number for e in key.entries}
     unanswered = [
         i.number
         for i in items
         if i.answer is None
         and not _withheld(key.answer_for(i.number, session=i.session, form=i.form, subject=i.subject))
+        # an item without a subject whose number several subject tables hold is ambiguous, not mismatched: the
+        # parse warns and names --subject
+        and (i.subject is not None or i.number not in keyed)
     ]
     if not unanswered:
         return None
