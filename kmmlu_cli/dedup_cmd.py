@@ -10,7 +10,7 @@ from curation.core.errors import InputError
 from curation.core.io import read_items
 from curation.decontam import DecontamParams, decontaminate
 from curation.dedup.minhash import DedupParams
-from curation.dedup.run import dedup_items, write_dedup_summary
+from curation.dedup.run import dedup_items
 from kmmlu_cli import console
 
 cli = typer.Typer()
@@ -20,7 +20,7 @@ cli = typer.Typer()
 def dedup(
     inputs: list[Path] = typer.Argument(..., help="Item files (JSONL or parquet), earliest first: earlier releases "
                                         "and other benchmarks before the new items; the first copy is canonical."),
-    out: Path = typer.Option(..., "--out", help="Folder for duplicates.jsonl and dedup_summary.json."),
+    out: Path = typer.Option(..., "--out", help="Folder for duplicates.jsonl and summary.json."),
     threshold: float = typer.Option(0.8, help="Jaccard similarity of character shingles for a near duplicate."),
 ) -> None:
     """Find exact and near-duplicate items; write DIR/duplicates.jsonl."""
@@ -28,7 +28,6 @@ def dedup(
         raise InputError(f"--threshold {threshold}: must be in (0, 1]")
     params = DedupParams(threshold=threshold, lsh_threshold=min(0.5, threshold))
     result = dedup_items(((str(path), read_items(path)) for path in inputs), out, params)
-    write_dedup_summary(out / "dedup_summary.json", result, [str(p) for p in inputs])
     console.print(f"{result.items} items, {result.exact} exact and {result.near} near duplicates "
                   f"-> {out / 'duplicates.jsonl'}")
 

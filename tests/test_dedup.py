@@ -119,7 +119,7 @@ def test_cli_against_earlier_release_and_kmmlu(kmmlu, tmp_path):
         ("cpa-2025-1-A-001", "kmmlu-crim-train-005", "exact"),
         ("cpa-2025-1-A-002", "cpa-2024-1-A-003", "exact"),
     ]
-    summary = json.loads((out / "dedup_summary.json").read_text(encoding="utf-8"))
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["params"]["scheme"] == "affine32" and "datasketch2.0.0-affine32" in summary["fingerprint"]
     bad = subprocess.run(cmd[:-3] + [str(tmp_path / "missing.jsonl"), "--out", str(out)],
                          capture_output=True, text=True, timeout=120)

@@ -272,6 +272,35 @@ def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
     card = (release / "README.md").read_text(encoding="utf-8")
     assert "Review pending" in card and "not checked" in card and "revision used: 2" in card
     assert "keep-multi" in result.output and str(release) in result.output
+    # No dedup or decontamination ran over this store: the manifest says so, it never leaves a version null.
+    assert manifest.versions["dedup"] == manifest.versions["decontam"] == "not run"
+    assert _nulls(manifest.versions) == []
+
+
+def _nulls(value, where="versions") -> list[str]:
+    if value is None:
+        return [where]
+    if isinstance(value, dict):
+        return [n for k, v in value.items() for n in _nulls(v, f"{where}.{k}")]
+    if isinstance(value, list):
+        return [n for k, v in enumerate(value) for n in _nulls(v, f"{where}[{k}]")]
+    return []
+
+
+def test_the_manifest_records_the_versions_of_every_route_that_made_its_items(tmp_path):
+    from curation.core.io import write_items
+    from curation.core.item import Provenance
+
+    items = make_items()
+    made = [item.model_copy(update={"provenance": Provenance(route="pdf-ocr", engine="tesseract", versions={
+        "PARSER_VERSION": "parse-4", "OCR_VERSION": "tesseract-regions-rings-8"})}) for item in items[:3]]
+    write_items(tmp_path / "store" / "items" / "cpa" / "2025" / "paper" / "items.jsonl", made + items[3:])
+    result = CliRunner().invoke(app, ["release", "cut", "--version", "1.0", "--store", str(tmp_path / "store"),
+                                      "--out", str(tmp_path / "out")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    manifest = read_manifest(tmp_path / "out" / "kmmlu-pro-1.0")
+    assert manifest.versions["routes"] == {"OCR_VERSION": ["tesseract-regions-rings-8"], "PARSER_VERSION": ["parse-4"]}
+    assert _nulls(manifest.versions) == []
 
 
 def test_lm_eval_scores_a_multi_answer_key_as_a_hit_on_any_accepted_option(store, tmp_path, monkeypatch):

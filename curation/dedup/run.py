@@ -28,22 +28,23 @@ class DedupResult:
         return sum(d.kind == "near" for d in self.duplicates)
 
 
+SUMMARY = "summary.json"  # what a release cut reads back: counts, inputs, the method's fingerprint
+
+
 def dedup_items(sources: Iterable[tuple[str, Sequence[Item]]], out_dir: str | os.PathLike[str],
-          params: DedupParams | None = None) -> DedupResult:
+                params: DedupParams | None = None) -> DedupResult:
     """Find the duplicates among ``(name, items)`` sources, earliest first (the first copy is canonical), and
-    write them to ``out_dir/duplicates.jsonl``."""
+    write them to ``out_dir/duplicates.jsonl`` with the counts, inputs and fingerprint in ``out_dir/summary.json``."""
     params = params or DedupParams()
+    sources = list(sources)
     entries = entries_from(sources)
     found = find_duplicates(entries, params)
+    result = DedupResult(len(entries), tuple(found), params)
     write_jsonl(Path(out_dir) / "duplicates.jsonl", (d.model_dump(mode="json") for d in found))
-    return DedupResult(len(entries), tuple(found), params)
-
-
-def write_dedup_summary(path: str | os.PathLike[str], result: DedupResult, inputs: Sequence[str]) -> None:
-    """Counts, inputs and the method's fingerprint, as JSON."""
     summary = {
         "items": result.items, "duplicates": len(result.duplicates), "exact": result.exact, "near": result.near,
-        "inputs": list(inputs), "fingerprint": result.params.fingerprint(), "params": result.params.as_dict(),
+        "inputs": [name for name, _ in sources], "fingerprint": params.fingerprint(), "params": params.as_dict(),
     }
-    with atomic_write(path) as handle:
+    with atomic_write(Path(out_dir) / SUMMARY) as handle:
         handle.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    return result

@@ -41,6 +41,8 @@ from curation.release.schema import RELEASE_SCHEMA
 from curation.release.store import read_store
 
 PARQUET_NAME = "test-00000-of-00001.parquet"
+# What the manifest says of a stage that did not run over this store (never null: a reader must not guess).
+NOT_RUN = "not run"
 
 # Fixed writer settings: changing any of them changes the bytes, so they are part of RELEASE_TOOL_VERSION.
 _WRITER = dict(
@@ -232,14 +234,24 @@ def _versions(plan: ReleasePlan) -> dict[str, object]:
         "release_tool": RELEASE_TOOL_VERSION,
         "pyarrow": pa.__version__,
         "parser": sorted({item.parser_version for item in plan.result.kept if item.parser_version}),
-        "dedup": (store.dedup_summary or {}).get("fingerprint"),
-        "decontam": summary_fp if summary_fp is not None else (decontam or None),
+        "routes": _route_versions(plan.result.kept),
+        "dedup": (store.dedup_summary or {}).get("fingerprint") or NOT_RUN,
+        "decontam": summary_fp if summary_fp is not None else (decontam or NOT_RUN),
         "scoring": {
             "catalog_version": plan.catalog.version,
             "pass_rules_sha256": hashlib.sha256(rules_json).hexdigest(),
         },
         "lm_eval_task": lmeval.LMEVAL_TASK_VERSION,
     }
+
+
+def _route_versions(items: tuple[Item, ...]) -> dict[str, list[str]]:
+    """Each version the kept items were made by (parser, OCR, HWP reader, key reader), with every value seen."""
+    seen: dict[str, set[str]] = {}
+    for item in items:
+        for name, value in (item.provenance.versions if item.provenance else {}).items():
+            seen.setdefault(name, set()).add(value)
+    return {name: sorted(values) for name, values in sorted(seen.items())}
 
 
 def _sources(items: tuple[Item, ...]) -> tuple[SourceEntry, ...]:
