@@ -54,6 +54,12 @@ def discover_task(year: int, licenses: list[str] | None, catalog: str | None, ra
     return Discoverer(cat, RawStore(raw).known_urls()).discover(year, codes)
 
 
+@task(name="unconfirmed-endpoints", cache_policy=NO_CACHE)
+def unconfirmed_task(licenses: list[str] | None, catalog: str | None) -> list[str]:
+    cat = load_catalog(catalog)
+    return cat.unconfirmed_endpoints(licenses or [lic.code for lic in cat.kmmlu_pro])
+
+
 @task(name="fetch")
 def fetch_task(found: Found, raw: str) -> FetchResult | Reject:
     """A file that still fails after the client's own retries is a reject: it stops that paper only."""
@@ -137,9 +143,13 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
     progress.stage("discover", None)
     found = discover_task(year, licenses, catalog, raw)
     progress.advance("discover")
+    unconfirmed = unconfirmed_task(licenses, catalog)
     summaries.append(StageSummary.of("discover", found_in=0, out=len(found),
                                      notes=f"{sum(f.new and not f.superseded for f in found)} new, "
-                                           f"{sum(f.superseded for f in found)} provisional keys superseded"))
+                                           f"{sum(f.superseded for f in found)} provisional keys superseded"
+                                           + (f"; {len(unconfirmed)} board endpoints unconfirmed: "
+                                              f"{', '.join(line.split(':')[0] for line in unconfirmed)}"
+                                              if unconfirmed else "")))
 
     wanted = [f for f in found if not f.superseded]
     progress.stage("fetch", len(wanted))

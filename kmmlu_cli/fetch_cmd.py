@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from curation.catalog import load_catalog
@@ -61,6 +62,8 @@ def discover(
     for code in codes:
         cat.get(code)
     found = Discoverer(cat, RawStore(raw).known_urls()).discover(year, codes)
+    for line in cat.unconfirmed_endpoints(codes):
+        err_console.print(f"[yellow]unconfirmed:[/] {escape(line)}", highlight=False, soft_wrap=True)
     if json_out:
         typer.echo(json.dumps([f.__dict__ for f in found], ensure_ascii=False, indent=2))
         return

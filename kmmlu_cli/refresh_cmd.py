@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from curation.core.lock import FolderLock
 from curation.review.plan import read_annotators
-from kmmlu_cli import console
+from kmmlu_cli import console, err_console
 
 cli = typer.Typer()
 
@@ -70,9 +71,14 @@ def refresh(
     overlap: int = typer.Option(2, "--overlap", help="Reviewers per item (at least 2)."),
 ) -> None:
     """Discover, fetch, parse, validate, dedup and decontaminate a year's papers."""
+    from curation.catalog import load_catalog
     from flows import progress
     from flows.refresh import refresh_flow
     from flows.runners import prefect_server_for, task_runner
+
+    cat = load_catalog(catalog)
+    for line in cat.unconfirmed_endpoints(licenses or [lic.code for lic in cat.kmmlu_pro]):
+        err_console.print(f"[yellow]unconfirmed:[/] {escape(line)}", highlight=False, soft_wrap=True)
 
     with FolderLock(data, "kmmlu refresh"), prefect_server_for(runner), StageBars() as bars:  # type: ignore[arg-type]
         progress.use(bars)

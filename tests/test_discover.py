@@ -52,7 +52,7 @@ def board():
         yield srv
 
 
-def catalog_for(board, tmp_path):
+def catalog_for(board, tmp_path, unconfirmed=False):
     raw = yaml.safe_load(DEFAULT_CATALOG.read_text(encoding="utf-8"))
     for entry in raw["licenses"]:
         if entry["code"] == "physician":
@@ -61,6 +61,7 @@ def catalog_for(board, tmp_path):
                 "article_pattern": r"view\.do\?seq=",
                 "file_pattern": r"down\.do",
                 "title_keyword": "의사",
+                "unconfirmed": unconfirmed,
             }
     path = tmp_path / "catalog.yaml"
     path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
@@ -103,6 +104,19 @@ def test_cli_discover_json(board, tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert {r["role"] for r in rows} == {"paper", "key"}
+    assert "unconfirmed" not in proc.stderr
+
+
+def test_cli_discover_names_an_unconfirmed_endpoint(board, tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-c", "from kmmlu_cli import main; main()", "discover", "--year", "2025",
+         "--licenses", "physician", "--catalog", str(catalog_for(board, tmp_path, unconfirmed=True)),
+         "--raw", str(tmp_path / "raw"), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)  # the search still runs
+    assert "unconfirmed: physician: " + board.url("/brd/list.do") in proc.stderr.replace("\n", "")
 
 
 @pytest.mark.parametrize(
