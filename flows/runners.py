@@ -28,8 +28,12 @@ def task_runner(runner: Runner, address: str | None = None, workers: int | None 
 
         return ThreadPoolTaskRunner(max_workers=workers)
     if runner == "dask":
+        import dask
         from prefect_dask import DaskTaskRunner
 
+        # Each paper is parsed in a guarded child process of the worker; Dask starts its workers as daemons,
+        # and a daemon may not have children.
+        dask.config.set({"distributed.worker.daemon": False})
         if address:
             return DaskTaskRunner(address=address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None})
