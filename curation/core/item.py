@@ -52,6 +52,11 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+# Flags the OCR route sets (curation.parse.routes); review gets these items first, in this order.
+LOW_CONFIDENCE_FLAG = "ocr_low_confidence"  # its words read with a mean confidence under the threshold
+REPAIRED_FLAG = "ocr_repaired"  # a repair step changed its text (the steps are in its provenance)
+
+
 class Repair(BaseModel):
     """An OCR repair step that changed the item's text, and the text before it (for the reviewer)."""
 

@@ -4,7 +4,7 @@ record carries the versions that made it, and a release manifest records them al
 # text-layer parse: layout, segmentation, tables, validation
 PARSER_VERSION = "parse-5"
 # Tesseract route: page triage, regions, rings, repairs
-OCR_VERSION = "tesseract-regions-rings-8"
+OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-2"
 # answer-key readers (text tables, image tables, outlines, HWP tables, CSV/XLSX/JSON)

@@ -76,6 +76,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
             t.conf,
             page,
             block,
+            repairs=t.repairs,
         )
         lines.setdefault(t.key, []).append(word)
     ordered = [[repair_word(w) for w in join_syllables(sorted(ws, key=lambda w: w.x0))] for ws in lines.values()]

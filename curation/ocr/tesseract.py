@@ -14,11 +14,15 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from curation.ocr.types import OcrConfig, OcrError
+
+if TYPE_CHECKING:
+    from curation.core.item import Repair
 
 
 def tesseract_available(lang: str = OcrConfig.lang) -> bool:
@@ -48,6 +52,7 @@ class TsvWord:
     conf: float
     text: str
     key: tuple[int, int, int]  # block, paragraph, line
+    repairs: tuple[Repair, ...] = ()  # the repair steps that changed it (curation.ocr.repair.records)
 
 
 def tesseract_words(

@@ -4,13 +4,16 @@ and the few measures of them (mean confidence, character accuracy, lines)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import TYPE_CHECKING, Iterable, Literal
 
 import pymupdf
 from rapidfuzz.distance import Levenshtein
 
 from curation.core.errors import CurationError
 from curation.core.versions import OCR_VERSION
+
+if TYPE_CHECKING:
+    from curation.core.item import Repair
 
 OcrMode = Literal["never", "auto", "always"]
 
@@ -41,6 +44,7 @@ class OcrWord:
     block: int = 0
     line: int = 0
     word: int = 0
+    repairs: tuple[Repair, ...] = ()  # the repair steps that changed it, with the text before each
 
     def as_pymupdf(self) -> tuple[float, float, float, float, str, int, int, int]:
         return (self.x0, self.y0, self.x1, self.y1, self.text, self.block, self.line, self.word)

@@ -24,7 +24,7 @@ import pymupdf
 
 from curation.catalog import load_catalog
 from curation.core.errors import InputError
-from curation.core.item import Item, make_item_id
+from curation.core.item import Item, Repair, make_item_id
 from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
@@ -78,6 +78,7 @@ class ParseResult:
     grid_key: AnswerKey | None = None
     regions: dict[str, list[Region]] = field(default_factory=dict)  # item id -> its areas, reading order
     crops: dict[str, Path] = field(default_factory=dict)
+    repairs: dict[str, tuple[Repair, ...]] = field(default_factory=dict)  # item id -> OCR repairs of its words
 
 
 def parse_paper(
@@ -113,7 +114,7 @@ def parse_paper(
         answer_key = key or grid_key
         key_subjects, warnings = _subjects_from_key(path, seg.blocks, meta, answer_key)
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        items, regions = _build_items(
+        items, regions, repairs = _build_items(
             doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key,
             key_subjects, {(b.part, b.number) for b in seg.incomplete}, getattr(ocr, "rules", {}),
         )
@@ -142,7 +143,7 @@ def parse_paper(
         seconds=time.perf_counter() - started,
         warnings=warnings,
     )
-    result = ParseResult(items, rejects, summary, grid_key, regions)
+    result = ParseResult(items, rejects, summary, grid_key, regions, repairs=repairs)
     return save_crops(result, crops_dir) if crops_dir is not None else result
 
 
@@ -157,7 +158,7 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
             save_crop(doc, result.regions[item.id], crop)
             crops[item.id] = crop
             items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
-    return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops)
+    return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops, result.repairs)
 
 
 def _read_words(
@@ -293,13 +294,14 @@ def _build_items(
     key_subjects: dict[int, str],
     printed_without_items: set[tuple[int, int]],
     ocr_rules: dict[int, Rules],
-) -> tuple[list[Item], dict[str, list[Region]]]:
+) -> tuple[list[Item], dict[str, list[Region]], dict[str, tuple[Repair, ...]]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
     gaps = numbering_gaps([(b.part, b.number) for b in blocks], printed_without_items)
     items: list[Item] = []
     regions_by_item: dict[str, list[Region]] = {}
+    repairs_by_item: dict[str, tuple[Repair, ...]] = {}
     rules: dict[int, Rules] = {}
     # Printed (or OCR'd) headings are stored as the key or the catalog spells the subject.
     known_subjects = [e.subject for e in key.entries if e.subject] if key else []
@@ -332,6 +334,8 @@ def _build_items(
             license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
         )
         regions_by_item[item_id] = regions
+        if repairs := tuple(dict.fromkeys(r for word, _ in block.tokens for r in word.repairs)):
+            repairs_by_item[item_id] = repairs
         first_page, first_box = regions[0]
         items.append(
             Item(
@@ -359,7 +363,7 @@ def _build_items(
                 parser_version=PARSER_VERSION,
             )
         )
-    return items, regions_by_item
+    return items, regions_by_item, repairs_by_item
 
 
 def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:

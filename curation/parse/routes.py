@@ -2,8 +2,9 @@
 
 The route is chosen by magic bytes, never by the file name. PDF pages without a usable text layer are
 read by OCR (``--ocr auto``, the default), every page is (``always``) or none is (``never``); OCR words
-enter the parser's word stream with their confidence, and items whose words are read with low confidence
-carry the ``ocr_low_confidence`` flag so that review sees them first.
+enter the parser's word stream with their confidence and the repair steps that changed them; items whose
+words are read with low confidence carry the ``ocr_low_confidence`` flag, items whose text a repair changed
+the ``ocr_repaired`` flag and the repairs in their provenance, so that review sees them first.
 
 HWP and HWPX papers have no page geometry to segment: their lines (paragraphs, option tables, Markdown
 tables) are typeset into a plain one-column PDF with a text layer, each line at its type size, which then goes
@@ -21,12 +22,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Callable, Literal, Mapping
 
 import pymupdf
 
 from curation.core.errors import CurationError, InputError
-from curation.core.item import Item, Provenance
+from curation.core.item import LOW_CONFIDENCE_FLAG, REPAIRED_FLAG, Item, Provenance, Repair
 from curation.core.markers import current
 from curation.core.rejects import Reject
 from curation.ocr.numbers import QuestionNumbers
@@ -52,7 +53,6 @@ ROUTE_VERSIONS = {
     "hwp5": ("PARSER_VERSION", "HWP_READER_VERSION"),
     "hwpx": ("PARSER_VERSION", "HWP_READER_VERSION"),
 }
-LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
 
 
 @dataclass
@@ -98,7 +98,7 @@ class OcrWordSource:
             self.gutters[page.number] = gutter
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
-        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf) for w, size in zip(words, _type_sizes(words))]
+        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf, w.repairs) for w, size in zip(words, _type_sizes(words))]
 
     def _next_words(self, page: pymupdf.Page) -> tuple[OcrWord, ...]:
         """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
@@ -174,17 +174,25 @@ def parse_pdf(
     else:
         result = parse_paper(path, ocr=hook, **kwargs)
     items = [hook.flag(item) for item in result.items] if hook else list(result.items)
+    items = [item.with_flags(REPAIRED_FLAG) if item.id in result.repairs else item for item in items]
     route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"
     engine = None if route == "pdf-text" else (f"vlm:{vlm.model}" if vlm is not None else "tesseract")
-    items = stamped(items, route, engine, keyed=kwargs.get("key") is not None)
+    items = stamped(items, route, engine, keyed=kwargs.get("key") is not None, repairs=result.repairs)
     return RouteResult(str(path), route, items, list(result.rejects), result, result.summary.ocr_pages)
 
 
-def stamped(items: list[Item], route: str, engine: str | None, *, keyed: bool) -> list[Item]:
-    """The items with their provenance: the route, the engine, the versions of the code that made them."""
+def stamped(
+    items: list[Item], route: str, engine: str | None, *, keyed: bool, repairs: Mapping[str, tuple[Repair, ...]] = {}
+) -> list[Item]:
+    """The items with their provenance: the route, the engine, the versions of the code that made them, and
+    the OCR repairs that changed each item's words (``repairs``: item id -> repairs, in reading order)."""
     names = ROUTE_VERSIONS[route] + (("KEY_READER_VERSION",) if keyed else ())
     provenance = Provenance(route=route, engine=engine, versions=current(names))
-    return [item.model_copy(update={"provenance": provenance}) for item in items]
+    return [
+        item.model_copy(update={"provenance": provenance.model_copy(update={"repairs": repairs[item.id]})
+                                if item.id in repairs else provenance})
+        for item in items
+    ]
 
 
 def _parse_forcing_ocr(path: Path, hook: Callable[[pymupdf.Page], list[Word]], **kwargs) -> ParseResult:

@@ -139,7 +139,7 @@ def _start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
             if rest:
                 w = line.words[i]
                 cut = w.x0 + (w.x1 - w.x0) * (1 - len(rest) / len(w.text))
-                remainder = Word(cut, w.y0, w.x1, w.y1, rest, w.size, w.page, w.space_after, w.conf)
+                remainder = Word(cut, w.y0, w.x1, w.y1, rest, w.size, w.page, w.space_after, w.conf, w.repairs)
                 return int(m.group(1)), i + 1, remainder
             return int(m.group(1)), i + 1, None
     return None

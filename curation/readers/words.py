@@ -12,9 +12,12 @@ papers glue them to the option text (``①아들러``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import pymupdf
+
+if TYPE_CHECKING:
+    from curation.core.item import Repair
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _GAP_EM = 0.2
@@ -46,6 +49,7 @@ class Word:
     page: int = 0
     space_after: bool = True
     conf: float | None = None
+    repairs: tuple[Repair, ...] = ()  # the OCR repair steps that changed it
 
     @property
     def xc(self) -> float:

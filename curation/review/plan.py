@@ -3,6 +3,8 @@
 The plan is greedy over items in id order: an item goes to the annotators with the fewest items so far,
 ties broken by a hash of (item, annotator) so that pairs vary. Assignments that already exist (a saved
 plan, tasks already on the server) are kept and only topped up, so re-running a push never moves work.
+A queue receives its items in ``review_order``: those OCR read with low confidence, then those whose text
+an OCR repair changed, then the rest, so that what the machine was unsure of or decided is reviewed early.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from curation.core.errors import InputError
 from curation.core.io import read_jsonl, write_jsonl
+from curation.core.item import LOW_CONFIDENCE_FLAG, REPAIRED_FLAG, Item
 from curation.core.versions import REVIEW_PLAN_VERSION
 
 
@@ -97,6 +100,20 @@ def plan_review(
                 load[email] += 1
         plan[item_id] = tuple(sorted(assigned))
     return plan
+
+
+# What review gets first: items OCR read with low confidence, then items whose text an OCR repair changed.
+REVIEW_FIRST = (LOW_CONFIDENCE_FLAG, REPAIRED_FLAG)
+
+
+def review_order(items: Iterable[Item]) -> list[str]:
+    """Item ids in the order a queue receives them: by the first of ``REVIEW_FIRST`` an item carries
+    (items with none last), by id within each."""
+
+    def rank(item: Item) -> int:
+        return next((k for k, flag in enumerate(REVIEW_FIRST) if flag in item.flags), len(REVIEW_FIRST))
+
+    return [item.id for item in sorted(items, key=lambda item: (rank(item), item.id))]
 
 
 def read_plan(path: Path) -> dict[str, tuple[str, ...]]:

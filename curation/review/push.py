@@ -21,7 +21,7 @@ from curation.core.io import read_items
 from curation.core.item import Item
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
-from curation.review.plan import Annotator, loads, plan_review, read_plan, write_plan
+from curation.review.plan import Annotator, loads, plan_review, read_plan, review_order, write_plan
 
 BATCH_SIZE = 500
 
@@ -96,9 +96,10 @@ def push(
 
     urls = {item.id: image_url(item, items_dir, store) for item in items}
     by_id = {item.id: item for item in items}
+    order = review_order(items)  # a queue shows its tasks in the order they were imported
     imported = already = 0
     for email, project in queues.items():
-        mine = sorted(item_id for item_id, assigned in plan.items() if email in assigned)
+        mine = [item_id for item_id in order if email in plan[item_id]]
         missing = [item_id for item_id in mine if item_id not in present[email]]
         already += len(mine) - len(missing)
         if missing and any(urls[i] for i in missing):

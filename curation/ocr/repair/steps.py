@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from curation.core.item import Repair
 from curation.ocr.markers import correct_missed_markers
 from curation.ocr.repair.accounting import (
     accounting_year,
@@ -33,6 +34,7 @@ from curation.ocr.repair.labels import fix_circled_lists, fix_labels
 from curation.ocr.repair.latin import reread_latin
 from curation.ocr.repair.letters import fix_letters
 from curation.ocr.repair.punctuation import arrows, balance_parentheses, curly_quotes, fix_bullets
+from curation.ocr.repair.records import recorded
 from curation.ocr.repair.syllables import SYLLABLE_GAP
 from curation.ocr.repair.words import fix_split_stems, fix_word
 from curation.ocr.tesseract import TsvWord
@@ -81,21 +83,27 @@ LINE_STEPS: list[tuple[str, LineStep]] = [
 
 
 def repair_readings(gray: np.ndarray, words: list[TsvWord], config: OcrConfig) -> list[TsvWord]:
-    """Tesseract's words in ``gray`` after every reading step."""
-    for _, step in READING_STEPS:
-        words = step(gray, words, config)
+    """Tesseract's words in ``gray`` after every reading step, each word with the steps that changed it."""
+    for name, step in READING_STEPS:
+        words = recorded(name, words, step(gray, words, config))
     return words
 
 
 def repair_word(word: OcrWord) -> OcrWord:
-    """The word after every word step (the same object when no step changed it)."""
-    text = word.text
-    for _, step in WORD_STEPS:
-        text = step(text)
-    return word if text == word.text else replace(word, text=text)
+    """The word after every word step, with the steps that changed it (the same object when none did)."""
+    text, repairs = word.text, word.repairs
+    for name, step in WORD_STEPS:
+        repaired = step(text)
+        if repaired != text:
+            text, repairs = repaired, repairs + (Repair(step=name, before=text),)
+    return word if text == word.text else replace(word, text=text, repairs=repairs)
 
 
 def repair_lines(lines: list[list[OcrWord]]) -> None:
-    """A region's lines, in reading order, after every line step (in place)."""
-    for _, step in LINE_STEPS:
+    """A region's lines, in reading order, after every line step (in place), each word with the steps that
+    changed it."""
+    for name, step in LINE_STEPS:
+        before = [list(ws) for ws in lines]
         step(lines)
+        for ws, old in zip(lines, before):
+            ws[:] = recorded(name, old, ws)

@@ -30,6 +30,7 @@ def join_syllables(words: list[OcrWord]) -> list[OcrWord]:
                 y1=max(last.y1, word.y1),
                 text=last.text + word.text,
                 conf=(last.conf * n + word.conf * m) / (n + m),
+                repairs=tuple(dict.fromkeys(last.repairs + word.repairs)),
             )
         else:
             out.append(word)
