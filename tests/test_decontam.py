@@ -24,7 +24,7 @@ from curation.core.matching import codes_of, match_key, match_key_with_offsets, 
 from curation.decontam import DecontamParams, Detector, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramHasher, gram_hashes
-from curation.decontam.scan import batch_text
+from curation.decontam.scan import batch_text, scan_texts
 from curation.dedup.minhash import exact_key
 
 pytestmark = pytest.mark.realdata
@@ -147,7 +147,7 @@ def test_recall_on_planted_items_and_no_false_flags(corpus, result):
     found, twins = check_verdicts(items, kinds, res.rows, res.hits)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["fingerprint"] == DecontamParams().fingerprint()
-    assert summary["fingerprint"].startswith("decontam1_key1_ng13_sng8-24_st4")
+    assert summary["fingerprint"].startswith("decontam2_key1_ng13_sng8-24_st4")
     assert summary["contaminated"] == len(found) + len(twins) and summary["shards"] == 3
     assert summary["documents"] == sum(pq.ParquetFile(p).metadata.num_rows for p in root.rglob("*.parquet"))
     lines = (out / "report.jsonl").read_text(encoding="utf-8").splitlines()
@@ -344,3 +344,19 @@ def test_cli_rejects_an_unknown_method(corpus, tmp_path):
            "--method", "simhash"]
     bad = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--method simhash: expected one of ngram, minhash, both" in bad.stderr
+
+
+def test_verbatim_item_after_its_question_quoted_earlier_in_the_page():
+    """A page that quotes the question (a table of contents, an answer sheet) before printing the whole
+    item: alignment takes the first of equal placements, which has no options after it; every placement of
+    the question is tried. Before the fix, 9 of the 200 KMMLU items were missed here, verbatim."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    docs = [base[i][:300] + "\n" + item.question + "\n" + base[i + 1][:400] + "\n" + render(item, 1)
+            for i, item in enumerate(items)]
+    params = DecontamParams()
+    hits = scan_texts(docs, Detector.build(items, params), params)
+    flagged = {(h.row, h.item_id) for h in hits if h.contaminated}
+    assert [i for i, item in enumerate(items) if (i, item.id) not in flagged] == []
+    assert [i for i, item in enumerate(items) if item.id in {"kmmlu-crim-test-005", "kmmlu-crim-test-074"}]
+

@@ -32,7 +32,9 @@ class DecontamParams:
 
     The whole-item threshold matters because real items share long boilerplate: KMMLU's O/X-grid items
     ("...에 대한 설명으로 옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?") differ only in a few words of
-    the question, and one such item scores 0.79 on another's page; a 2% re-typing scores above 0.95.
+    the question, and one such item scores 0.79 on another's page; a 2% re-typing scores above 0.95. A 10%
+    re-typing often scores 0.86-0.90 (recall 0.73), but lowering the whole-item threshold to 0.86 flags one
+    O/X-grid item on another O/X item's page: the exact O/X options make up the difference.
 
     ``method`` picks the candidate detector: ``ngram`` (the n-gram probe above), ``minhash`` (datasketch
     MinHash LSH over item-length windows of the web text, see ``curation.decontam.minhash``) or ``both`` (the
