@@ -1,4 +1,5 @@
-"""Decontamination throughput, memory and accuracy on real Korean web text, with MinHash peers measured
+"""Decontamination throughput, memory and accuracy on real Korean web text, for both of our detectors
+(``--method ngram`` and ``--method minhash``, the same alignment verifying both), with MinHash peers measured
 in the same run over the same documents.
 
 Documents: the real Korean web text of ../shared/realdata/web (news comments, KorQuAD paragraphs, bills,
@@ -6,7 +7,7 @@ the constitution) cut into ~3.2 KB documents and replicated to --docs, written a
 shards; every --plant-every-th document carries a real exam item (KMMLU criminal law, verbatim, options
 reordered with another numbering style, or re-typed with 2% of its Hangul changed).
 
-    PYTHONPATH=$PWD .venv/bin/python bench/decontam.py [--docs 40000]
+    PYTHONPATH=$PWD .venv/bin/python bench/decontam.py [--docs 40000] [--minhash-docs 2000]
 
 Prints a markdown table: CPU time is the process time of one core (our scan includes reading the
 parquet shards), the best of --repeats runs for every method alike (the machine is shared).
@@ -27,11 +28,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from curation.dedup.minhash.minhash import exact_key  # noqa: E402
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard  # noqa: E402
 
-from curation.decontam import DecontamParams, ItemIndex, scan_shard  # noqa: E402
+from curation.decontam import DecontamParams, Detector, scan_shard  # noqa: E402
 from curation.decontam.scan import scan_texts  # noqa: E402
+from curation.dedup.minhash import exact_key  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata"
 SHINGLE, PERMS = 5, 128
@@ -40,12 +41,12 @@ SHINGLE, PERMS = 5, 128
 _RSS_CHILD = """
 import re, sys
 sys.path.insert(0, {repo!r})
-from curation.decontam import DecontamParams, ItemIndex, scan_shard
+from curation.decontam import DecontamParams, Detector, scan_shard
 from curation.core.io import read_items
 def hwm():
     return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
-params = DecontamParams()
-index = ItemIndex.build(read_items({items!r}), params)
+params = DecontamParams(method={method!r})
+index = Detector.build(read_items({items!r}), params)
 base = hwm()
 hits = scan_shard({shard!r}, index, params)
 print(base, hwm(), len(hits))
@@ -79,23 +80,28 @@ def build(args, root: Path):
     return docs, truth, items, shards, big
 
 
-def recall_by_edit_rate(base, items, index, params, rates=(0.0, 0.02, 0.05, 0.10), n=600):
-    """Share of planted items found when a ``rate`` share of their Hangul is re-typed (plus reordered
-    options, letter numbering, spacing and punctuation changes), and flags for other items."""
+VARIANTS = (("verbatim", None), ("options shuffled", 0.0), ("3% re-typed", 0.03), ("5% re-typed", 0.05),
+            ("10% re-typed", 0.10))
+
+
+def recall_by_variant(base, items, index, params, n):
+    """Share of ``n`` planted items found per variant: verbatim (circled numbers), options shuffled and
+    renumbered, and re-typed with a share of the Hangul changed (on top of the shuffle, spacing and
+    punctuation changes); and flags for other items."""
     key_of = {item.id: exact_key(item) for item in items}
     out = []
-    for rate in rates:
-        rng = random.Random(int(rate * 1000) + 11)
+    for name, rate in VARIANTS:
+        rng = random.Random(int((rate or 0) * 1000) + 11)
         docs, truth = [], []
         for i in range(n):
             item = items[i % len(items)]
             perm = rng.sample(range(len(item.options)), len(item.options))
-            snippet = render(item, i + 1, "letters", perm)
+            snippet = render(item, i + 1) if rate is None else render(item, i + 1, "letters", perm)
             docs.append(plant(base[i % len(base)], perturb(snippet, rng, rate) if rate else snippet, rng))
             truth.append(key_of[item.id])
         flagged = {(h.row, key_of[h.item_id]) for h in scan_texts(docs, index, params) if h.contaminated}
         found = sum((row, k) in flagged for row, k in enumerate(truth))
-        out.append((rate, found / n, sum(k != truth[row] for row, k in flagged)))
+        out.append((name, found / n, sum(k != truth[row] for row, k in flagged)))
     return out
 
 
@@ -110,7 +116,7 @@ def best_of(repeats, run):
 
 def ours(shards, index, params):
     hits, cpu = [], 0.0
-    for path, first in shards:
+    for path, first, _ in shards:
         t = time.process_time()
         found = scan_shard(path, index, params)
         cpu += time.process_time() - t
@@ -154,9 +160,45 @@ def peer_datatrove(docs, folder: Path):
     return time.process_time() - t
 
 
+LABELS = {
+    "ngram": "kmmlu decontam --method ngram (keys, 13-gram probe every 4th position, alignment)",
+    "minhash": "kmmlu decontam --method minhash (datasketch LSH over item-length windows, alignment)",
+}
+
+
+def peak_rss(root: Path, items_path: Path, shard: str, method: str) -> tuple[float, float]:
+    code = _RSS_CHILD.format(repo=str(REPO), items=str(items_path), shard=shard, method=method)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, peak, _ = out.stdout.split()
+    return int(before) / 1024, int(peak) / 1024
+
+
+def measure(method, args, docs, truth, items, shards, base, items_path, root, rss_shard):
+    """One detector: CPU time over the shards, recall and false flags on the planted corpus, recall per
+    variant, flags on the clean web text, peak memory."""
+    params = DecontamParams(method=method)
+    index = Detector.build(items, params)
+    hits, cpu = best_of(args.repeats if method == "ngram" else 1, lambda: ours(shards, index, params))
+    scanned = sum(shard_docs for _, _, shard_docs in shards)
+    key_of = {item.id: exact_key(item) for item in items}
+    flagged = {(row, key_of[h.item_id]) for row, h in hits if h.contaminated}
+    planted = {row: item for row, item in truth.items() if row < scanned}
+    found = sum((row, key_of[item.id]) in flagged for row, item in planted.items())
+    false = [(row, k) for row, k in flagged if row not in planted or key_of[planted[row].id] != k]
+    clean_flags = sum(h.contaminated for h in scan_texts(base, index, params))
+    return {
+        "params": params, "docs": scanned, "cpu": cpu, "found": found, "planted": len(planted),
+        "false": len(false), "clean_flags": clean_flags,
+        "variants": recall_by_variant(base, items, index, params, args.recall_docs),
+        "rss": peak_rss(root, items_path, rss_shard, method),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--docs", type=int, default=40000)
+    parser.add_argument("--minhash-docs", type=int, default=2000, help="documents the slower MinHash route scans")
+    parser.add_argument("--recall-docs", type=int, default=300, help="planted documents per recall variant")
     parser.add_argument("--shards", type=int, default=4)
     parser.add_argument("--plant-every", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
@@ -164,29 +206,40 @@ def main() -> None:
     parser.add_argument("--peer-docs", type=int, default=1500)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    from loguru import logger
-    logger.remove()  # datatrove logs every step
+    try:
+        from loguru import logger  # datatrove's logger: it logs every step
+        logger.remove()
+    except ImportError:  # no datatrove either: its row says so
+        pass
 
-    params = DecontamParams()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         docs, truth, items, shards, big = build(args, root)
         mb = [len(d.encode("utf-8")) / 1e6 for d in docs]
-        index = ItemIndex.build(items, params)
-
-        hits, cpu = best_of(args.repeats, lambda: ours(shards, index, params))
-        rows.append(("kmmlu decontam scan (keys, 13-gram probe every 4th position, alignment)", len(docs), cpu,
-                     sum(mb)))
+        base = [text for _, text in web_documents(REALDATA / "web")]
+        items_path = root / "items.jsonl"
+        from curation.core.io import write_items
+        write_items(items_path, items)
+        few_docs = min(args.minhash_docs, len(docs))
+        few_shard = str(root / "minhash" / "000_00000.parquet")
+        write_shard(Path(few_shard), docs[:few_docs], row_group_rows=1000)
+        runs = {
+            "ngram": measure("ngram", args, docs, truth, items,
+                             [(p, first, n) for (p, first), n in zip(shards, _sizes(shards, len(docs)))],
+                             base, items_path, root, few_shard),
+            "minhash": measure("minhash", args, docs, truth, items, [(few_shard, 0, few_docs)], base, items_path,
+                               root, few_shard),
+        }
+        for method, run in runs.items():
+            rows.append((LABELS[method], run["docs"], run["cpu"], sum(mb[: run["docs"]])))
+        ngram = runs["ngram"]["params"]
+        index = Detector.build(items, ngram)
         wall = time.perf_counter()
         with ProcessPoolExecutor(args.workers) as pool:
-            list(pool.map(scan_shard, [p for p, _ in shards], [index] * len(shards), [params] * len(shards)))
+            list(pool.map(scan_shard, [p for p, _ in shards], [index] * len(shards), [ngram] * len(shards)))
         wall = time.perf_counter() - wall
-
-        key_of = {item.id: exact_key(item) for item in items}
-        flagged = {(row, key_of[h.item_id]) for row, h in hits if h.contaminated}
-        found = sum((row, key_of[item.id]) in flagged for row, item in truth.items())
-        false = [(row, k) for row, k in flagged if row not in truth or key_of[truth[row].id] != k]
+        big_rss = peak_rss(root, items_path, str(big), "ngram")
 
         sample = docs[: args.peer_docs]
         sample_mb = sum(mb[: args.peer_docs])
@@ -198,52 +251,55 @@ def main() -> None:
                      len(few), peer(peer_datasketch, few, False), sum(mb[: len(few)])))
         rows.append(("datasketch 2.0.0 MinHash.update_batch", len(sample), peer(peer_datasketch, sample, True),
                      sample_mb))
-        rows.append((f"rensa 0.5.0 RMinHash (char {SHINGLE}-grams, {PERMS} perm)", len(sample),
-                     peer(peer_rensa, sample), sample_mb))
-        try:
-            dt_cpu = peer(peer_datatrove, sample, root / "datatrove")
-            rows.append(("datatrove 0.10.1 MinhashDedupSignature (kor_Hang: Kiwi word 5-grams, 14x8)",
-                         len(sample), dt_cpu, sample_mb))
-            datatrove_rate = len(sample) / dt_cpu
-        except Exception as exc:  # reported, not hidden: the table says why the peer is missing
-            print(f"datatrove failed: {type(exc).__name__}: {exc}")
-            datatrove_rate = None
+        missing = []
+        for name, fn, extra in (
+            (f"rensa 0.5.0 RMinHash (char {SHINGLE}-grams, {PERMS} perm)", peer_rensa, ()),
+            ("datatrove 0.10.1 MinhashDedupSignature (kor_Hang: Kiwi word 5-grams, 14x8)", peer_datatrove,
+             (root / "datatrove",)),
+        ):
+            try:
+                rows.append((name, len(sample), peer(fn, sample, *extra), sample_mb))
+            except Exception as exc:  # reported, not hidden: the table says why the peer is missing
+                missing.append(f"{name.split()[0]}: {type(exc).__name__}: {exc}")
+    datatrove_rate = next((n / c for name, n, c, _ in rows if name.startswith("datatrove")), None)
 
-        by_rate = recall_by_edit_rate([text for _, text in web_documents(REALDATA / "web")], items, index, params)
-
-        items_path = root / "items.jsonl"
-        from curation.core.io import write_items
-        write_items(items_path, items)
-        rss = {}
-        small = shards[0][0]
-        small_rows = shards[1][1] if len(shards) > 1 else len(docs)
-        for name, shard in ((f"shard of {small_rows:,} docs", small), (f"shard of {len(docs):,} docs", str(big))):
-            code = _RSS_CHILD.format(repo=str(REPO), items=str(items_path), shard=shard)
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            before, peak, _ = out.stdout.split()
-            rss[name] = (int(before) / 1024, int(peak) / 1024)
-
-    print(f"\nbest of {args.repeats} runs; {len(docs):,} documents, "
-          f"{sum(mb) / len(docs) * 1000:.2f} KB of UTF-8 text each on average, "
-          f"{len(items)} items indexed ({index.grams:,} grams), fingerprint {params.fingerprint()}\n")
-    print("| method | docs | CPU s | docs per CPU-second | MB per CPU-second | x datatrove |")
+    print(f"\nbest of {args.repeats} runs (MinHash route: one run); {len(docs):,} documents, "
+          f"{sum(mb) / len(docs) * 1000:.2f} KB of UTF-8 text each on average, {len(items)} items indexed\n")
+    for method, run in runs.items():
+        print(f"- {method} fingerprint {run['params'].fingerprint()}")
+    print("\n| method | docs | CPU s | docs per CPU-second | MB per CPU-second | x datatrove |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, n, cpu_s, size in rows:
         rate = n / cpu_s
         vs = f"{rate / datatrove_rate:.1f}x" if datatrove_rate else "n/a"
         print(f"| {name} | {n:,} | {cpu_s:.2f} | {rate:,.0f} | {size / cpu_s:.1f} | {vs} |")
-    print(f"\n- wall clock, {args.workers} worker processes over {len(shards)} shards: {wall:.2f} s, "
-          f"{len(docs) / wall:,.0f} docs/s")
-    print(f"- recall on planted question+options items: {found}/{len(truth)} = {found / len(truth):.4f}")
-    print(f"- contaminated flags on documents without that item: {len(false)} (of {len(docs) - len(truth):,} "
-          f"clean documents)")
-    for name, (before, peak) in rss.items():
-        print(f"- peak RSS scanning one {name}: {peak:,.0f} MB (index built: {before:,.0f} MB)")
-    print("\n| Hangul re-typed | recall | flags for other items |\n|---:|---:|---:|")
-    for rate, recall, other in by_rate:
-        print(f"| {rate:.0%} | {recall:.3f} | {other} |")
-    print(json.dumps({"docs_per_cpu_s": rows[0][1] / rows[0][2], "recall": found / len(truth),
-                      "false_flags": len(false)}))
+    for line in missing:
+        print(f"- peer not measured: {line}")
+    print(f"\n- ngram wall clock, {args.workers} worker processes over {len(shards)} shards: {wall:.2f} s, "
+          f"{len(docs) / wall:,.0f} docs/s; peak RSS scanning all {len(docs):,} docs as one shard: "
+          f"{big_rss[1]:,.0f} MB")
+    names = list(runs)
+    print(f"\n| side by side ({args.recall_docs} planted documents per variant) | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    def line(label, cell):
+        print(f"| {label} | " + " | ".join(cell(runs[m]) for m in names) + " |")
+    line("recall on the planted corpus (verbatim, reordered, 2% re-typed)",
+         lambda r: f"{r['found']}/{r['planted']} = {r['found'] / max(1, r['planted']):.4f}")
+    for i, (variant, _) in enumerate(VARIANTS):
+        line(f"recall, {variant}", lambda r, i=i: f"{r['variants'][i][1]:.3f}")
+    line("flags for other items (all variants)", lambda r: str(sum(v[2] for v in r["variants"])))
+    line("contaminated flags, planted corpus, documents without that item", lambda r: str(r["false"]))
+    line(f"contaminated flags on the {len(base):,} clean web documents", lambda r: str(r["clean_flags"]))
+    line("docs per CPU-second", lambda r: f"{r['docs'] / r['cpu']:,.0f}")
+    line(f"peak RSS scanning a shard of {few_docs:,} docs (MB)",
+         lambda r: f"{r['rss'][1]:,.0f}")
+    print(json.dumps({m: {"docs_per_cpu_s": r["docs"] / r["cpu"], "recall": r["found"] / max(1, r["planted"]),
+                          "false_flags": r["false"], "clean_flags": r["clean_flags"]} for m, r in runs.items()}))
+
+
+def _sizes(shards, total):
+    firsts = [first for _, first in shards] + [total]
+    return [b - a for a, b in zip(firsts, firsts[1:])]
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from curation.catalog import load_catalog
 from curation.core.errors import FetchError
 from curation.core.item import Item
 from curation.core.rejects import Reject
-from curation.decontam import Decontamination, DecontamParams, Hit, ItemIndex, ScanPlan, finish_scan, plan_scan
+from curation.decontam import Decontamination, DecontamParams, Detector, Hit, ScanPlan, finish_scan, plan_scan
 from curation.decontam.scan import scan_shard, scan_shards
 from curation.dedup.minhash import DedupParams
 from curation.dedup.run import DedupResult, dedup_items
@@ -107,14 +107,14 @@ def plan_scan_task(items: list[Item], web: list[str], params: DecontamParams) ->
 
 
 @task(name="scan-shard", cache_policy=CACHED, persist_result=True)
-def scan_task(shard_url: str, shard_version: str, index: ItemIndex, params: DecontamParams,
+def scan_task(shard_url: str, shard_version: str, index: Detector, params: DecontamParams,
               items_digest: str) -> list[Hit]:
     """One shard on whichever worker the task runner picks (a Dask or Ray cluster)."""
     return scan_shard(shard_url, index, params)
 
 
 @task(name="scan-shards", cache_policy=CACHED, persist_result=True)
-def scan_local_task(shard_urls: list[str], shard_versions: list[str], index: ItemIndex, params: DecontamParams,
+def scan_local_task(shard_urls: list[str], shard_versions: list[str], index: Detector, params: DecontamParams,
                     items_digest: str, workers: int) -> list[Hit]:
     """Every shard on this machine's cores (local processes)."""
     return scan_shards(shard_urls, index, params, workers)

@@ -9,6 +9,7 @@ import typer
 from curation.core.errors import InputError
 from curation.core.io import read_items
 from curation.decontam import DecontamParams, decontaminate
+from curation.decontam.params import METHODS
 from curation.dedup.minhash import DedupParams
 from curation.dedup.run import dedup_items
 from kmmlu_cli import console
@@ -41,14 +42,20 @@ def decontam(
     out: Path = typer.Option(..., "--out", help="Folder for report.jsonl and summary.json."),
     workers: int = typer.Option(1, "--workers", min=1, help="Local processes scanning shards in parallel."),
     write_clean: Path = typer.Option(None, "--write-clean", help="Also write the shards with contaminating spans cut."),
+    method: str = typer.Option("ngram", "--method", help="Candidate detector: ngram (n-gram probe), minhash "
+                               "(datasketch LSH over item-length windows) or both (the report says which found "
+                               "each item). The same alignment verifies every candidate."),
 ) -> None:
     """Find items in web-crawl shards: per item contaminated / source overlap / clean."""
+    if method not in METHODS:
+        raise InputError(f"--method {method}: expected one of {', '.join(METHODS)}")
     all_items = [item for path in items for item in read_items(path)]
     ids = [item.id for item in all_items]
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError(f"item id {dup} occurs twice in --items; run kmmlu dedup first or give one release")
-    result = decontaminate(all_items, [*web, *(more_web or [])], out, DecontamParams(), workers, write_clean)
+    result = decontaminate(all_items, [*web, *(more_web or [])], out, DecontamParams(method=method), workers,
+                           write_clean)
     s = result.summary
     console.print(f"{s.items} items against {s.documents} documents in {s.shards} shards: {s.contaminated} "
                   f"contaminated, {s.source_overlap} source overlap only, {s.clean} clean -> {out}")

@@ -21,10 +21,10 @@ from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_sh
 from curation.core.errors import InputError
 from curation.core.io import write_items
 from curation.core.matching import codes_of, match_key, match_key_with_offsets, option_match_key, strip_option_marker
-from curation.decontam import DecontamParams, ItemIndex, decontaminate, list_shards, merge, scan_shard
+from curation.decontam import DecontamParams, Detector, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramHasher, gram_hashes
-from curation.decontam.scan import batch_text
+from curation.decontam.scan import batch_text, scan_texts
 from curation.dedup.minhash import exact_key
 
 pytestmark = pytest.mark.realdata
@@ -147,7 +147,7 @@ def test_recall_on_planted_items_and_no_false_flags(corpus, result):
     found, twins = check_verdicts(items, kinds, res.rows, res.hits)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["fingerprint"] == DecontamParams().fingerprint()
-    assert summary["fingerprint"].startswith("decontam1_key1_ng13_sng8-24_st4")
+    assert summary["fingerprint"].startswith("decontam2_key1_ng13_sng8-24_st4")
     assert summary["contaminated"] == len(found) + len(twins) and summary["shards"] == 3
     assert summary["documents"] == sum(pq.ParquetFile(p).metadata.num_rows for p in root.rglob("*.parquet"))
     lines = (out / "report.jsonl").read_text(encoding="utf-8").splitlines()
@@ -167,7 +167,7 @@ def test_items_parsed_from_real_papers(tmp_path):
     write_shard(tmp_path / "clean" / "000_00000.parquet", docs)
     write_shard(tmp_path / "planted" / "000_00000.parquet", planted_docs, start=10**6)
     params = DecontamParams()
-    index = ItemIndex.build(items, params)
+    index = Detector.build(items, params)
     hits = [h for p in sorted(tmp_path.rglob("*.parquet")) for h in scan_shard(str(p), index, params)]
     check_verdicts(items, kinds, merge(hits, [i.id for i in items]), hits)
 
@@ -198,7 +198,7 @@ def test_write_clean_removes_every_contaminating_span(corpus, result):
     before, after = original.column("text").to_pylist(), cleaned.column("text").to_pylist()
     assert all((before[i] != after[i]) == (i in cut_rows) for i in range(len(before)))
     params = DecontamParams()
-    index = ItemIndex.build(items, params)
+    index = Detector.build(items, params)
     rescanned = [h for p in sorted(clean.rglob("*.parquet")) for h in scan_shard(str(p), index, params)]
     assert not [h for h in rescanned if h.contaminated]
 
@@ -222,7 +222,7 @@ def test_shards_behind_an_http_url(corpus, result):
         url = server.url("/planted/000_00000.parquet")
         assert list_shards([url])[0].url == url
         params = DecontamParams(batch_rows=200)
-        remote = scan_shard(url, ItemIndex.build(items, params), params)
+        remote = scan_shard(url, Detector.build(items, params), params)
     local = [h for h in res.hits if "/planted/" in h.shard]
     assert sorted((h.item_id, h.row, h.span) for h in remote) == sorted((h.item_id, h.row, h.span) for h in local)
 
@@ -247,3 +247,116 @@ def test_cli_decontam(corpus, tmp_path):
     assert summary["contaminated"] >= 0.98 * sum(k != "stem" for k in kinds.values())
     bad = subprocess.run(cmd + [str(tmp_path / "nope")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "nope: no such file or folder" in bad.stderr
+
+
+def test_window_signatures_are_datasketch_signatures():
+    from datasketch import MinHash
+
+    from curation.decontam.minhash import shingle_hashes, window_signatures
+    params = DecontamParams(method="minhash")
+    text = match_key(web_documents(realdata_path("web"))[3][1])
+    hashes = shingle_hashes(codes_of(text), params.mh_shingle)
+    template = MinHash(num_perm=params.mh_perm, seed=params.mh_seed, scheme=params.mh_scheme, hashfunc=int)
+    for step in (16, 36):
+        rows = window_signatures(hashes, step, template.permutations)
+        assert rows.shape[0] == -(-hashes.size // step) - 3
+        for w in (0, 5, rows.shape[0] - 1):
+            expected = template.copy()
+            expected.update_batch(hashes[w * step : (w + 4) * step].tolist())
+            assert np.array_equal(rows[w], expected.hashvalues)
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    """A smaller corpus for the slower MinHash detector: 300 clean documents, 60 with items planted
+    verbatim (circled or renumbered and reordered) or re-typed with 3% of the Hangul changed."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    docs = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(7)
+    chosen = rng.sample(range(len(items)), 60)
+    planted, kinds = [], {}
+    for n, i in enumerate(chosen):
+        item = items[i]
+        perm = rng.sample(range(len(item.options)), len(item.options))
+        if n % 3 == 0:
+            snippet, kind = render(item, n + 1, "circled"), "verbatim"
+        elif n % 3 == 1:
+            snippet, kind = render(item, n + 1, "letters", perm), "verbatim"
+        else:
+            snippet, kind = perturb(render(item, n + 1, "digits", perm), rng, 0.03), "edited"
+        planted.append(plant(docs[700 + n], snippet, rng))
+        kinds[item.id] = kind
+    root = tmp_path_factory.mktemp("small_web")
+    write_shard(root / "clean" / "000_00000.parquet", docs[:300])
+    write_shard(root / "planted" / "000_00000.parquet", planted, start=10**6)
+    return root, items, kinds, planted
+
+
+def test_whole_document_minhash_misses_an_item_in_a_page(small_corpus):
+    from datasketch import MinHash
+
+    from curation.decontam.minhash import shingle_hashes
+    _, items, kinds, planted = small_corpus
+    by_id = {item.id: item for item in items}
+    def signature(text):
+        m = MinHash(num_perm=128, seed=1, scheme="affine32", hashfunc=int)
+        m.update_batch(np.unique(shingle_hashes(codes_of(match_key(text)), 5)).tolist())
+        return m
+    whole = [signature(doc).jaccard(signature(render(by_id[i], 1))) for doc, i in zip(planted, kinds)]
+    # below the LSH threshold for most of these ~1,200-character pages: hence the item-length windows
+    assert np.median(whole) < DecontamParams().mh_threshold, sorted(whole)
+
+
+def test_minhash_route_finds_planted_items_and_flags_no_clean_text(small_corpus, tmp_path):
+    root, items, kinds, _ = small_corpus
+    params = DecontamParams(method="minhash")
+    res = decontaminate(items, [str(root / "clean"), str(root / "planted")], tmp_path, params)
+    rows = {r.id: r for r in res.rows}
+    verbatim = [i for i, k in kinds.items() if k == "verbatim"]
+    edited = [i for i, k in kinds.items() if k == "edited"]
+    assert all(rows[i].contaminated for i in verbatim), [i for i in verbatim if not rows[i].contaminated]
+    assert sum(rows[i].contaminated for i in edited) >= 0.9 * len(edited)
+    assert not [h for h in res.hits if h.contaminated and "/clean/" in h.shard]
+    planted_keys = {exact_key(i) for i in items if i.id in kinds}
+    assert not [i for i, r in rows.items() if r.contaminated and exact_key(next(x for x in items if x.id == i))
+                not in planted_keys]
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert "_mh-datasketch2.0.0-affine32-p128-s1-sh5-j0.3" in summary["fingerprint"]
+    assert "found_by" not in summary
+    assert "found_by" not in (tmp_path / "report.jsonl").read_text(encoding="utf-8")
+
+
+def test_both_methods_say_which_found_each_item(small_corpus, tmp_path):
+    root, items, kinds, _ = small_corpus
+    res = decontaminate(items, [str(root / "planted")], tmp_path, DecontamParams(method="both"))
+    found = [r for r in res.rows if r.contaminated]
+    assert found and all(r.found_by and set(r.found_by) <= {"ngram", "minhash"} for r in found)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert sum(summary["found_by"].values()) == summary["contaminated"]
+    line = json.loads((tmp_path / "report.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert "found_by" in line or not line["contaminated"]
+
+
+def test_cli_rejects_an_unknown_method(corpus, tmp_path):
+    root, _, _ = corpus
+    cmd = [sys.executable, "-c", "from kmmlu_cli import main; main()", "decontam", "--items",
+           str(root / "items.jsonl"), "--out", str(tmp_path / "out"), "--web", str(root / "planted"),
+           "--method", "simhash"]
+    bad = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--method simhash: expected one of ngram, minhash, both" in bad.stderr
+
+
+def test_verbatim_item_after_its_question_quoted_earlier_in_the_page():
+    """A page that quotes the question (a table of contents, an answer sheet) before printing the whole
+    item: alignment takes the first of equal placements, which has no options after it; every placement of
+    the question is tried. Before the fix, 9 of the 200 KMMLU items were missed here, verbatim."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    docs = [base[i][:300] + "\n" + item.question + "\n" + base[i + 1][:400] + "\n" + render(item, 1)
+            for i, item in enumerate(items)]
+    params = DecontamParams()
+    hits = scan_texts(docs, Detector.build(items, params), params)
+    flagged = {(h.row, h.item_id) for h in hits if h.contaminated}
+    assert [i for i, item in enumerate(items) if (i, item.id) not in flagged] == []
+    assert [i for i, item in enumerate(items) if item.id in {"kmmlu-crim-test-005", "kmmlu-crim-test-074"}]
+

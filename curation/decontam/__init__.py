@@ -1,6 +1,7 @@
 """Decontamination: find exam items in web-crawl shards (FineWeb2 parquet), at item scale.
 
-``ItemIndex.build(items, params)`` indexes the items; ``scan_shard(url, index, params)`` is the pure
+``Detector.build(items, params)`` indexes the items for the chosen method (``params.method``: the n-gram
+probe, MinHash windows, or both); ``scan_shard(url, index, params)`` is the pure
 per-shard step (what a flow's task runner maps over shards); ``merge(hits, item_ids)`` makes the report.
 ``plan_scan`` and ``finish_scan`` are the steps before and after the scan, ``decontaminate`` runs all three
 over local processes.
@@ -17,6 +18,7 @@ from typing import Sequence
 from curation.core.errors import InputError
 from curation.core.item import Item
 from curation.decontam.clean import write_clean_shard
+from curation.decontam.detect import Detector
 from curation.decontam.index import ItemIndex
 from curation.decontam.params import DecontamParams
 from curation.decontam.report import ItemReport, Summary, merge, summarize, write_report
@@ -24,7 +26,7 @@ from curation.decontam.scan import Hit, scan_shard, scan_shards
 from curation.decontam.shards import Shard, list_shards, shard_rows, shard_version
 
 __all__ = [
-    "DecontamParams", "Hit", "ItemIndex", "ItemReport", "ScanPlan", "Shard", "Summary", "Decontamination",
+    "DecontamParams", "Detector", "Hit", "ItemIndex", "ItemReport", "ScanPlan", "Shard", "Summary", "Decontamination",
     "decontaminate", "finish_scan", "list_shards", "merge", "plan_scan", "scan_shard", "scan_shards", "summarize",
     "write_clean_shard",
 ]
@@ -37,7 +39,7 @@ class ScanPlan:
 
     shards: tuple[Shard, ...]
     shard_versions: tuple[str, ...]
-    index: ItemIndex
+    index: Detector
     item_ids: tuple[str, ...]
     items_digest: str
     params: DecontamParams
@@ -63,7 +65,7 @@ def plan_scan(items: Sequence[Item], web: Sequence[str], params: DecontamParams 
         digest.update(item.model_dump_json().encode())
     return ScanPlan(
         shards=tuple(shards), shard_versions=tuple(shard_version(s.url) for s in shards),
-        index=ItemIndex.build(list(items), params), item_ids=tuple(item.id for item in items),
+        index=Detector.build(list(items), params), item_ids=tuple(item.id for item in items),
         items_digest=digest.hexdigest(), params=params,
     )
 

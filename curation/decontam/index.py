@@ -71,6 +71,17 @@ def gram_hashes(codes: np.ndarray, n: int, stride: int = 1) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class Candidate:
+    """A (document, item) pair to verify: ``hits`` sampled grams or windows, and which detectors proposed it
+    (named only when several ran)."""
+
+    doc: int
+    item: int
+    hits: int
+    found_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ItemKeys:
     """An item as the matcher sees it: the key of its question and of each option (markers stripped)."""
 
@@ -176,3 +187,24 @@ class ItemIndex:
     @property
     def grams(self) -> int:
         return sum(t.hashes.size for t in self.tables)
+
+    def candidates(self, codes: np.ndarray, key_starts: np.ndarray, stride: int) -> list[Candidate]:
+        """Hash every ``stride``-th gram of a batch's key (documents starting at ``key_starts``), probe the
+        tables, and keep the (document, item) pairs with enough hits."""
+        pairs = []
+        hasher = GramHasher(codes, stride)
+        for table in self.tables:
+            positions, items = table.probe(hasher.grams(table.ngram))
+            starts = positions * stride
+            docs = np.searchsorted(key_starts, starts, side="right") - 1
+            inside = starts + table.ngram <= key_starts[docs + 1]
+            pairs.append(docs[inside].astype(np.int64) * len(self.items) + items[inside])
+        pair = np.concatenate(pairs)
+        if pair.size == 0:
+            return []
+        uniq, counts = np.unique(pair, return_counts=True)
+        chosen = counts >= self.min_hits[uniq % len(self.items)]
+        return [
+            Candidate(int(p // len(self.items)), int(p % len(self.items)), int(c))
+            for p, c in zip(uniq[chosen], counts[chosen])
+        ]

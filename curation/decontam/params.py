@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+import datasketch
+
 from curation.core.versions import DECONTAM_VERSION, MATCH_KEY_VERSION
+
+METHODS = ("ngram", "minhash", "both")
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,18 @@ class DecontamParams:
 
     The whole-item threshold matters because real items share long boilerplate: KMMLU's O/X-grid items
     ("...에 대한 설명으로 옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?") differ only in a few words of
-    the question, and one such item scores 0.79 on another's page; a 2% re-typing scores above 0.95.
+    the question, and one such item scores 0.79 on another's page; a 2% re-typing scores above 0.95. A 10%
+    re-typing often scores 0.86-0.90 (recall 0.73), but lowering the whole-item threshold to 0.86 flags one
+    O/X-grid item on another O/X item's page: the exact O/X options make up the difference.
+
+    ``method`` picks the candidate detector: ``ngram`` (the n-gram probe above), ``minhash`` (datasketch
+    MinHash LSH over item-length windows of the web text, see ``curation.decontam.minhash``) or ``both`` (the
+    union, each hit saying which detector proposed it). Verification is the same for all three. MinHash:
+    character ``mh_shingle``-grams of the keys, ``mh_perm`` permutations of datasketch's ``mh_scheme`` with
+    ``mh_seed``, LSH bands sized by datasketch for Jaccard ``mh_threshold``; items fall into window lengths
+    ``mh_window_ratio`` apart, windows of each length start every quarter window, and no window is shorter than
+    ``mh_min_window`` shingles (a window's cost is one LSH query: short windows would multiply the queries
+    for the few short items, which the n-gram probe's short grams serve better).
     """
 
     ngram: int = 13
@@ -45,16 +60,34 @@ class DecontamParams:
     min_match_chars: int = 20
     min_overlap_chars: int = 30
     batch_rows: int = 1024
+    method: str = "ngram"
+    mh_shingle: int = 5
+    mh_perm: int = 128
+    mh_scheme: str = "affine32"
+    mh_seed: int = 1
+    mh_threshold: float = 0.3
+    mh_window_ratio: float = 1.5
+    mh_min_window: int = 64
 
     def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"decontamination method {self.method!r}: expected one of {', '.join(METHODS)}")
         if not 5 <= self.short_ngram <= self.ngram or not 1 <= self.stride <= self.short_ngram or self.min_hits < 1:
             raise ValueError(f"bad decontamination parameters: {self}")
 
     def fingerprint(self) -> str:
+        ngram = (
+            f"_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}_st{self.stride}_h{self.min_hits}"
+            f"_df{self.max_item_df}"
+        )
+        minhash = (
+            f"_mh-datasketch{datasketch.__version__}-{self.mh_scheme}-p{self.mh_perm}-s{self.mh_seed}"
+            f"-sh{self.mh_shingle}-j{self.mh_threshold:g}-w{self.mh_window_ratio:g}-{self.mh_min_window}"
+        )
+        detect = {"ngram": ngram, "minhash": minhash, "both": ngram + minhash}[self.method]
         return (
-            f"{DECONTAM_VERSION}_{MATCH_KEY_VERSION}_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}"
-            f"_st{self.stride}_h{self.min_hits}"
-            f"_df{self.max_item_df}_s{self.stem_threshold:g}_i{self.item_threshold:g}_o{self.option_threshold:g}"
+            f"{DECONTAM_VERSION}_{MATCH_KEY_VERSION}{detect}"
+            f"_s{self.stem_threshold:g}_i{self.item_threshold:g}_o{self.option_threshold:g}"
             f"_f{self.option_fraction:g}_so{self.short_option}_m{self.min_match_chars}_ov{self.min_overlap_chars}"
         )
 

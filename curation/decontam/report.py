@@ -31,6 +31,7 @@ class ItemReport(BaseModel):
     options_total: int | None = None
     shard: str | None = None
     row: int | None = None
+    found_by: list[str] | None = None  # with --method both: the detectors whose candidates found it
 
 
 class Summary(BaseModel):
@@ -42,6 +43,7 @@ class Summary(BaseModel):
     documents: int
     fingerprint: str
     params: dict[str, object]
+    found_by: dict[str, int] | None = None  # with --method both: contaminated items per detector set
 
 
 def _best(hits: list[Hit]) -> Hit:
@@ -67,6 +69,7 @@ def merge(hits: Iterable[Hit], item_ids: Sequence[str]) -> list[ItemReport]:
             span=best.span, source_overlap=bool(overlap), contaminated_docs=len(contaminated),
             overlap_docs=len(overlap), stem_similarity=best.stem_similarity, options_found=best.options_found,
             options_total=best.options_total, shard=best.shard, row=best.row,
+            found_by=sorted({name for h in (contaminated or overlap) for name in h.found_by}) or None,
         ))
     return rows
 
@@ -74,15 +77,25 @@ def merge(hits: Iterable[Hit], item_ids: Sequence[str]) -> list[ItemReport]:
 def summarize(rows: Sequence[ItemReport], params: DecontamParams, shards: int, documents: int) -> Summary:
     contaminated = sum(r.contaminated for r in rows)
     overlap = sum(r.source_overlap and not r.contaminated for r in rows)
+    found_by = None
+    if params.method == "both":
+        found_by = {}
+        for r in rows:
+            if r.contaminated:
+                name = "+".join(r.found_by or ())
+                found_by[name] = found_by.get(name, 0) + 1
     return Summary(
         items=len(rows), contaminated=contaminated, source_overlap=overlap,
         clean=len(rows) - contaminated - overlap, shards=shards, documents=documents,
-        fingerprint=params.fingerprint(), params=params.as_dict(),
+        fingerprint=params.fingerprint(), params=params.as_dict(), found_by=found_by,
     )
 
 
 def write_report(out_dir: str | os.PathLike[str], rows: Sequence[ItemReport], summary: Summary) -> None:
     out = Path(out_dir)
-    write_jsonl(out / "report.jsonl", (r.model_dump(mode="json") for r in rows))
+    # found_by is written only where both detectors ran: a single method's report keeps its format
+    write_jsonl(out / "report.jsonl", (r.model_dump(mode="json", exclude={"found_by"} if r.found_by is None
+                                                    else None) for r in rows))
     with atomic_write(out / "summary.json") as handle:
-        handle.write(summary.model_dump_json(indent=2) + "\n")
+        handle.write(summary.model_dump_json(indent=2, exclude={"found_by"} if summary.found_by is None
+                                             else None) + "\n")

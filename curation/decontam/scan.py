@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from curation.core.matching import match_key_codes
-from curation.decontam.index import GramHasher, ItemIndex
+from curation.decontam.detect import Detector
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
 from curation.decontam.verify import verify
@@ -35,13 +35,7 @@ class Hit:
     span_start: int
     span_end: int
     span: str
-
-
-@dataclass(frozen=True)
-class Candidate:
-    doc: int
-    item: int
-    hits: int
+    found_by: tuple[str, ...] = ()  # the detectors that proposed it, when several ran
 
 
 def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
@@ -60,43 +54,21 @@ def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
     return str(data, "utf-8"), starts
 
 
-def find_candidates(joined: str, text_starts: np.ndarray, index: ItemIndex, params: DecontamParams):
-    """Key a batch of documents (joined into one string) as one array, hash every ``stride``-th gram and
-    probe the index. Returns the candidates, the key codes with their source offsets in ``joined``, and
-    per document the start of its key."""
-    codes, source = match_key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
-    key_starts = np.searchsorted(source, text_starts)
-    pairs = []
-    hasher = GramHasher(codes, params.stride)
-    for table in index.tables:
-        positions, items = table.probe(hasher.grams(table.ngram))
-        starts = positions * params.stride
-        docs = np.searchsorted(key_starts, starts, side="right") - 1
-        inside = starts + table.ngram <= key_starts[docs + 1]
-        pairs.append(docs[inside].astype(np.int64) * len(index.items) + items[inside])
-    pair = np.concatenate(pairs)
-    if pair.size == 0:
-        return [], codes, source, key_starts
-    uniq, counts = np.unique(pair, return_counts=True)
-    chosen = counts >= index.min_hits[uniq % len(index.items)]
-    candidates = [
-        Candidate(int(p // len(index.items)), int(p % len(index.items)), int(c))
-        for p, c in zip(uniq[chosen], counts[chosen])
-    ]
-    return candidates, codes, source, key_starts
-
-
 def scan_joined(
     joined: str,
     text_starts: np.ndarray,
     ids: Sequence[str | None],
     urls: Sequence[str | None],
-    index: ItemIndex,
+    index: Detector,
     params: DecontamParams,
     shard: str = "",
     first_row: int = 0,
 ) -> list[Hit]:
-    candidates, codes, source, key_starts = find_candidates(joined, text_starts, index, params)
+    """Key a batch of documents (joined into one string) as one array, let the detector propose
+    (document, item) candidates and verify each by alignment."""
+    codes, source = match_key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
+    key_starts = np.searchsorted(source, text_starts)
+    candidates = index.candidates(codes, key_starts, params)
     hits = []
     for cand in candidates:
         k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
@@ -112,12 +84,12 @@ def scan_joined(
         hits.append(Hit(
             item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
             match.source_overlap, match.score, match.stem_similarity, match.options_found,
-            match.options_total, start, end, text[start:end],
+            match.options_total, start, end, text[start:end], cand.found_by,
         ))
     return hits
 
 
-def scan_texts(texts: Sequence[str], index: ItemIndex, params: DecontamParams,
+def scan_texts(texts: Sequence[str], index: Detector, params: DecontamParams,
                ids: Sequence[str | None] | None = None, urls: Sequence[str | None] | None = None) -> list[Hit]:
     """Hits among in-memory documents (row numbers are positions in ``texts``)."""
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
@@ -126,7 +98,7 @@ def scan_texts(texts: Sequence[str], index: ItemIndex, params: DecontamParams,
     return scan_joined("".join(texts), starts, ids or none, urls or none, index, params)
 
 
-def scan_shard(path_or_url: str, index: ItemIndex, params: DecontamParams) -> list[Hit]:
+def scan_shard(path_or_url: str, index: Detector, params: DecontamParams) -> list[Hit]:
     """Every hit of the index's items in one parquet shard (pure: reads the shard, returns hits)."""
     hits: list[Hit] = []
     row = 0
@@ -139,7 +111,7 @@ def scan_shard(path_or_url: str, index: ItemIndex, params: DecontamParams) -> li
         hits.extend(scan_joined(joined, starts, ids, urls, index, params, path_or_url, row))
         row += n
     return hits
-def scan_shards(urls: Sequence[str], index: ItemIndex, params: DecontamParams, workers: int = 1) -> list[Hit]:
+def scan_shards(urls: Sequence[str], index: Detector, params: DecontamParams, workers: int = 1) -> list[Hit]:
     """Scan shards in parallel over local processes (``workers`` = 1 scans in this process)."""
     if workers <= 1 or len(urls) <= 1:
         return [hit for url in urls for hit in scan_shard(url, index, params)]

@@ -106,14 +106,31 @@ def _place_stem(stem: str, hay: str, offset: int, params: DecontamParams) -> _Pa
     return _align(stem, hay, offset) if len(stem) >= params.short_option else _find_exact(stem, hay, offset)
 
 
+def _stem_placements(stem: str, hay: str, offset: int, params: DecontamParams) -> list[_Part]:
+    """The question's best placement in ``hay``, then its best placement after that one, and so on while
+    it is found (at most ``_MAX_STEM_PLACEMENTS``): a page may quote the question before the item itself
+    (a table of contents, an answer sheet), and alignment takes the first of equal placements, which has
+    no options after it."""
+    placements = [_place_stem(stem, hay, offset, params)]
+    while len(placements) < _MAX_STEM_PLACEMENTS and placements[-1].similarity >= params.stem_threshold:
+        after = placements[-1].end
+        if after >= offset + len(hay):
+            break
+        placements.append(_place_stem(stem, hay[after - offset :], after, params))
+    return placements
+
+
+_MAX_STEM_PLACEMENTS = 4
+
+
 def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
     """Best placement of ``item`` in the document key ``doc``.
 
-    The question is anchored twice: at its best alignment in the whole document, and just before the
+    The question is anchored at each of its placements in the whole document, and just before the
     best-aligned long option (a page of past exam items repeats the same question wording for many
-    items). The better-scoring placement wins.
+    items). The best-scoring placement wins.
     """
-    anchors = [_place_stem(item.stem, doc, 0, params)]
+    anchors = _stem_placements(item.stem, doc, 0, params)
     long_options = [o for o in item.options if not _exact_only(o, params)]
     if long_options:
         best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
@@ -121,6 +138,6 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
             reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
             lo = max(0, best.start - reach)
             region = doc[lo : best.start + len(item.stem) // 4 + 1]
-            anchors.append(_place_stem(item.stem, region, lo, params))
+            anchors += _stem_placements(item.stem, region, lo, params)
     results = [_evaluate(item, doc, anchor, params) for anchor in anchors]
     return max(results, key=lambda m: (m.contaminated, m.score))
