@@ -99,7 +99,8 @@ def _loading(plan: ReleasePlan) -> str:
         "this folder; they read it as they read the Hub copy:\n\n"
         "```python\nfrom datasets import load_dataset\n"
         'for row in load_dataset("path/to/this/folder", split="test"):\n'
-        f'    prompt, choices, target = row["question"], row["options"], int(row["solution"])  # {label}: row["{label}"]\n'
+        '    prompt, choices, target = row["question"], row["options"], int(row["solution"])\n'
+        f'    group = row["{label}"]\n'
         "```\n\n"
         "  inspect_ai: `hf_dataset(\"path/to/this/folder\", split=\"test\", sample_fields=record_to_sample)` with "
         "`Sample(input=row[\"question\"], choices=row[\"options\"], target=\"ABCDE\"[int(row[\"solution\"]) - 1])`.\n\n"
@@ -240,12 +241,18 @@ def _exclusions(plan: ReleasePlan) -> str:
 def _pass_rules(plan: ReleasePlan) -> str:
     lines = ["## Pass rules\n", "The official first-stage pass rule of each exam, applied to model scores "
              "(`kmmlu eval` reports pass or fail per config with it):\n",
-             "| config | rule |", "|---|---|"]
+             "| config | name | rule |", "|---|---|---|"]
+    domains = {domain.code for domain in plan.catalog.technical_domains}
     for lic in plan.licenses:
         entry = plan.catalog.find(lic)
-        rule = entry.pass_rule.describe() if entry else "not in the catalog"
-        note = f" ({entry.pass_rule_note})" if entry and entry.pass_rule_note else ""
-        lines.append(f"| {lic} | {rule}{note} |")
+        if entry:
+            note = f" ({entry.pass_rule_note})" if entry.pass_rule_note else ""
+            rule = entry.pass_rule.describe() + note
+        elif lic in domains:
+            rule = "an industrial domain of many exams, not one exam: accuracy only"
+        else:
+            rule = "not in the catalog"
+        lines.append(f"| {lic} | {_name_ko(plan, lic)} | {rule} |")
     return "\n".join(lines) + "\n"
 
 
