@@ -151,3 +151,12 @@ def test_release_diff_published_names_a_missing_or_retyped_column(column, pro_re
 def test_release_diff_refuses_an_unknown_published_name(pro_release):
     shown = CliRunner().invoke(app, ["release", "diff", str(pro_release), "--published", "KMMLU-pro"])
     assert shown.exit_code != 0 and "did you mean 'KMMLU-Pro'" in str(shown.exception or shown.output)
+
+
+def test_a_release_file_still_reads_as_items_for_dedup_and_decontam(pro_release):
+    from curation.core.io import read_items
+
+    path = pro_release / "data" / "cpa" / "test-00000-of-00001.parquet"
+    items = read_items(path)
+    assert [item.id for item in items] == pq.read_table(path, columns=["id"]).column("id").to_pylist()
+    assert all(item.license == "cpa" and item.answer for item in items)
