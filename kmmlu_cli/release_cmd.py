@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from curation.release.diff import diff_releases
+from curation.release.published import load_published, schema_drift
 from curation.release.verify import verify_release
 from kmmlu_cli import console, err_console
 from kmmlu_cli.flow_run import prefect_console_off
@@ -63,8 +64,22 @@ def verify(release_dir: Path = typer.Argument(..., help="A release folder.")) ->
 
 
 @cli.command("diff")
-def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> None:
-    """Items added, removed and changed (with which fields) from OLD to NEW."""
+def diff(
+    old: Path = typer.Argument(..., help="A release folder (the older one, or the one to check with --published)."),
+    new: Path = typer.Argument(None, help="The newer release folder."),
+    published: str = typer.Option(
+        None, "--published", help="Check OLD against a published schema instead: KMMLU-Pro or KMMLU-Redux."
+    ),
+) -> None:
+    """Items added, removed and changed (with which fields) from OLD to NEW; or, with --published, the published
+    columns OLD lacks or types differently (exit 1 if any)."""
+    if published is not None:
+        if new is not None:
+            raise typer.BadParameter("give one release folder with --published, or two without it")
+        _published_diff(old, published)
+        return
+    if new is None:
+        raise typer.BadParameter("give two release folders (OLD NEW), or one with --published NAME")
     result = diff_releases(old, new)
     console.print(
         f"{result.old} -> {result.new}: {len(result.added)} added, {len(result.removed)} removed, "
@@ -83,6 +98,18 @@ def diff(old: Path = typer.Argument(...), new: Path = typer.Argument(...)) -> No
     for changed in result.changed:
         table.add_row("changed", changed.id, ", ".join(changed.fields))
     console.print(table)
+
+
+def _published_diff(release_dir: Path, name: str) -> None:
+    dataset = load_published(name)
+    drift = schema_drift(release_dir, dataset)
+    for column in drift:
+        err_console.print(f"[bold red]DRIFT[/] {column}", highlight=False, soft_wrap=True)
+    if drift:
+        err_console.print(f"{release_dir}: {len(drift)} column(s) differ from {dataset.repo}; harnesses written "
+                          "for it will not read this release", soft_wrap=True)
+        raise typer.Exit(1)
+    console.print(f"{release_dir}: every column of {dataset.repo} is present with its published type", soft_wrap=True)
 
 
 @cli.command("push")

@@ -159,10 +159,10 @@ def test_diff_shows_added_removed_and_changed_items(store, release, tmp_path):
     assert diff.added == tuple(sorted(i.id for i in extra))
     assert diff.removed == ("cpa-2025-1-A-003",)
     assert {(c.id, c.fields) for c in diff.changed} == {
-        ("cpa-2025-1-A-004", ("answer",)), ("pharmacist-2025-1-A-043", ("question",))}
+        ("cpa-2025-1-A-004", ("answer", "solution")), ("pharmacist-2025-1-A-043", ("question",))}
     changelog = (new / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"Against `{release.name}`: 2 added, 1 removed, 2 changed" in changelog
-    assert "| `cpa-2025-1-A-004` | answer |" in changelog and "- `cpa-2025-2026" not in changelog
+    assert "| `cpa-2025-1-A-004` | answer, solution |" in changelog and "- `cpa-2025-2026" not in changelog
     shown = CliRunner().invoke(app, ["release", "diff", str(out / release.name), str(new)],
                                env={"COLUMNS": "200"})
     assert shown.exit_code == 0, shown.output

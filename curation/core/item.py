@@ -216,4 +216,7 @@ def items_to_table(items: Iterable[Item]) -> pa.Table:
 
 
 def items_from_table(table: pa.Table) -> list[Item]:
+    """Items from a parquet table of item columns. A release file also holds columns derived from the item
+    for the published datasets' readers (``solution``, ``license_name``, ``category``): those are left out."""
+    table = table.select([name for name in table.column_names if name in ITEM_FIELDS])
     return [Item.from_record(row) for row in table.to_pylist()]

@@ -21,8 +21,8 @@ REVIEW_CONFIG_VERSION = "review-v1"
 REVIEW_PLAN_VERSION = "plan-v1"
 # agreement and adjudication rules
 AGREEMENT_VERSION = "agreement-v1"
-# release layout and card
-RELEASE_TOOL_VERSION = "release-1"
+# release layout, columns and card
+RELEASE_TOOL_VERSION = "release-2"
 # the exported lm-eval task
 LMEVAL_TASK_VERSION = "1"
 # evaluation prompts

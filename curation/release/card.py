@@ -17,6 +17,7 @@ from curation.release.plan import ReleasePlan, per_license, per_subject
 from curation.release.policy import REASON_TEXT, REASONS
 
 PARQUET_GLOB = "data/{license}/test-*.parquet"
+DEFAULT_CONFIG = "default"
 
 
 def front_matter(plan: ReleasePlan) -> dict[str, Any]:
@@ -28,9 +29,12 @@ def front_matter(plan: ReleasePlan) -> dict[str, Any]:
         "task_categories": ["multiple-choice", "question-answering"],
         "size_categories": [_size_category(total)],
         "tags": ["korean", "professional-licensure", "benchmark"],
+        # The default config (every licence) is what load_dataset(path, split="test") reads with no config name.
         "configs": [
-            {"config_name": lic, "data_files": [{"split": "test", "path": PARQUET_GLOB.format(license=lic)}]}
-            for lic in plan.licenses
+            {"config_name": DEFAULT_CONFIG, "default": True,
+             "data_files": [{"split": "test", "path": PARQUET_GLOB.format(license="*")}]},
+            *({"config_name": lic, "data_files": [{"split": "test", "path": PARQUET_GLOB.format(license=lic)}]}
+              for lic in plan.licenses),
         ],
     }
 
@@ -52,12 +56,12 @@ def render_card(plan: ReleasePlan) -> str:
         f"**Canary:** `{plan.policy.canary}`\n\nThis string marks the benchmark: please do not put these files "
         "in training data, and filter the canary out of crawled text.\n",
         _loading(plan),
+        _pass_rules(plan),
         _counts(plan),
         _pipeline(plan),
         _decontamination(plan),
         _annotation(plan),
         _exclusions(plan),
-        _pass_rules(plan),
         _sources(plan),
     ]
     return "\n".join(sections)
@@ -66,21 +70,67 @@ def render_card(plan: ReleasePlan) -> str:
 def _loading(plan: ReleasePlan) -> str:
     first = plan.licenses[0] if plan.licenses else "LICENSE"
     group = lmeval.group_name(plan.name)
+    redux = _is_redux(plan)
+    label = "category" if redux else "license_name"
+    label_text = ("`category` (the Korean industrial domain, e.g. 전기·전자)" if redux
+                  else "`license_name` (the licence in Korean, e.g. 공인회계사)")
     return (
         "## Use\n\n"
+        "Every release loads with no config name, all licences in one `test` split, as the published "
+        "KMMLU-Pro and KMMLU-Redux do; one config per licence is there too:\n\n"
         "```python\nfrom datasets import load_dataset\n"
-        f'ds = load_dataset("ORG/{plan.name}", "{first}", split="test")  # or a local copy of this folder\n```\n\n'
-        "Columns: `id`, `question`, `options` (in printed order), `answer` (1-based option numbers; several "
-        "where the official key accepts several), `license`, `license_ko`, `subject`, `year`, `round`, "
-        "`session`, `form`, `number`, `answer_status`, `source_url`, `source_sha256`, `page`.\n\n"
-        f"lm-evaluation-harness, from this folder: `lm_eval --model hf --model_args pretrained=MODEL "
-        f"--tasks {group} --include_path {lmeval.FOLDER} --apply_chat_template` (zero-shot chain of thought, "
-        "Korean prompt, the answer read after `정답:`).\n"
+        f'ds = load_dataset("ORG/{plan.name}", split="test")  # or load_dataset("path/to/this/folder", split="test")\n'
+        f'one = load_dataset("ORG/{plan.name}", "{first}", split="test")\n```\n\n'
+        "Columns the published datasets use, with their types there: `question` (string), `options` (list of "
+        f"strings, in printed order), `solution` (string, the 1-based option number, \"1\"..\"5\"), {label_text}, "
+        "`subject`. Ours beside them: `id`, `answer` (list of 1-based option numbers; several where the official "
+        "key accepts several), `license` (config code), `license_ko`, `year`, `round`, `session`, `form`, "
+        "`number`, `answer_status`, `source_url`, `source_sha256`, `page`.\n\n"
+        + _solution_rule(plan) + "\n\n"
+        "### In the tools people run\n\n"
+        f"- `kmmlu eval run --release path/to/{plan.release_id} --model MODEL --backend hf --out results/MODEL` "
+        "runs the paper's protocol (zero-shot chain of thought, Korean prompt) and scores with the pass rules "
+        "below; `kmmlu eval score` scores a predictions file.\n"
+        f"- lm-evaluation-harness, from this folder: `lm_eval --model hf --model_args pretrained=MODEL "
+        f"--tasks {group} --include_path {lmeval.FOLDER} --apply_chat_template` (one task per licence, "
+        f"`{lmeval.task_name(plan.name, first)}` ..., grouped as `{group}`; the answer is read after `정답:` and "
+        "scored against every accepted option).\n"
+        "- NeMo-Skills, inspect_ai and other harnesses written for the published datasets: point their loader at "
+        "this folder; they read it as they read the Hub copy:\n\n"
+        "```python\nfrom datasets import load_dataset\n"
+        'for row in load_dataset("path/to/this/folder", split="test"):\n'
+        '    prompt, choices, target = row["question"], row["options"], int(row["solution"])\n'
+        f'    group = row["{label}"]\n'
+        "```\n\n"
+        "  inspect_ai: `hf_dataset(\"path/to/this/folder\", split=\"test\", sample_fields=record_to_sample)` with "
+        "`Sample(input=row[\"question\"], choices=row[\"options\"], target=\"ABCDE\"[int(row[\"solution\"]) - 1])`.\n\n"
+        "Accuracy from those harnesses is per item; whether a model passes an exam follows the official "
+        "rule of each licence (below), which `kmmlu eval` applies per subject and overall.\n"
+    )
+
+
+def _is_redux(plan: ReleasePlan) -> bool:
+    domains = {domain.code for domain in plan.catalog.technical_domains}
+    return bool(plan.licenses) and all(lic in domains for lic in plan.licenses)
+
+
+def _solution_rule(plan: ReleasePlan) -> str:
+    several = sum(1 for item in plan.public if item.answer and len(item.answer) > 1)
+    if not several:
+        policy = (f"the release policy `{plan.policy.version}` leaves out items whose key accepts several options"
+                  if plan.policy.exclude.multi_answer else "no item in this release has several accepted options")
+        return f"`solution` is the one accepted option of each item: {policy}."
+    return (
+        f"{several} items accept several options (the release policy `{plan.policy.version}` keeps them): their "
+        "`solution` is the lowest-numbered accepted option and `answer` keeps the full list. A harness that "
+        "scores against `solution` alone counts the other accepted options wrong; `kmmlu eval` and the lm-eval "
+        "task score against `answer`."
     )
 
 
 def _counts(plan: ReleasePlan) -> str:
-    lines = ["## Contents\n", f"{len(plan.public)} public items in {len(plan.licenses)} configs (one per license).\n"]
+    lines = ["## Contents\n", f"{len(plan.public)} public items in the `{DEFAULT_CONFIG}` config and in "
+             f"{len(plan.licenses)} per-licence configs.\n"]
     if plan.private:
         lines.append(
             f"A private held-out part of {len(plan.private)} items (seeded, stratified by license and subject) "
@@ -189,13 +239,20 @@ def _exclusions(plan: ReleasePlan) -> str:
 
 
 def _pass_rules(plan: ReleasePlan) -> str:
-    lines = ["## Pass rules\n", "The official first-stage pass rule of each exam, applied to model scores:\n",
-             "| config | rule |", "|---|---|"]
+    lines = ["## Pass rules\n", "The official first-stage pass rule of each exam, applied to model scores "
+             "(`kmmlu eval` reports pass or fail per config with it):\n",
+             "| config | name | rule |", "|---|---|---|"]
+    domains = {domain.code for domain in plan.catalog.technical_domains}
     for lic in plan.licenses:
         entry = plan.catalog.find(lic)
-        rule = entry.pass_rule.describe() if entry else "not in the catalog"
-        note = f" ({entry.pass_rule_note})" if entry and entry.pass_rule_note else ""
-        lines.append(f"| {lic} | {rule}{note} |")
+        if entry:
+            note = f" ({entry.pass_rule_note})" if entry.pass_rule_note else ""
+            rule = entry.pass_rule.describe() + note
+        elif lic in domains:
+            rule = "an industrial domain of many exams, not one exam: accuracy only"
+        else:
+            rule = "not in the catalog"
+        lines.append(f"| {lic} | {_name_ko(plan, lic)} | {rule} |")
     return "\n".join(lines) + "\n"
 
 

@@ -30,14 +30,15 @@ from curation.core.item import Item
 from curation.core.lock import FolderLock
 from curation.core.versions import RELEASE_TOOL_VERSION
 from curation.release import lmeval
-from curation.release.card import render_card, render_private_card
+from curation.release.card import DEFAULT_CONFIG, render_card, render_private_card
 from curation.release.changelog import previous_release, render_changelog
 from curation.release.diff import diff_releases
+from curation.release.established import EstablishedColumns
 from curation.release.manifest import Counts, Manifest, SourceEntry, file_entries, write_manifest
 from curation.release.plan import ReleasePlan, check_name_and_version, per_license, per_subject
 from curation.release.policy import ReleasePolicy, apply_policy, load_policy
 from curation.release.private import split_private
-from curation.release.schema import RELEASE_SCHEMA
+from curation.release.schema import ESTABLISHED_TYPES, RELEASE_SCHEMA
 from curation.release.store import read_store
 
 PARQUET_NAME = "test-00000-of-00001.parquet"
@@ -65,17 +66,19 @@ class CutResult:
     excluded: dict[str, int]
 
 
-def release_table(items: Iterable[Item]) -> pa.Table:
-    rows = [{name: getattr(item, name) for name in RELEASE_SCHEMA.names} for item in sorted(items, key=lambda i: i.id)]
-    for row in rows:
-        row["options"] = list(row["options"])
-        row["answer"] = list(row["answer"]) if row["answer"] is not None else None
+def release_table(items: Iterable[Item], established: EstablishedColumns) -> pa.Table:
+    rows = []
+    for item in sorted(items, key=lambda i: i.id):
+        row = {name: getattr(item, name) for name in RELEASE_SCHEMA.names if name not in ESTABLISHED_TYPES}
+        row["options"] = list(item.options)
+        row["answer"] = list(item.answer) if item.answer is not None else None
+        rows.append({**row, **established.values(item)})
     return pa.Table.from_pylist(rows, schema=RELEASE_SCHEMA)
 
 
-def write_parquet(items: Iterable[Item], path: Path) -> None:
+def write_parquet(items: Iterable[Item], path: Path, established: EstablishedColumns) -> None:
     with atomic_write(path, "wb") as handle:
-        pq.write_table(release_table(items), handle, **_WRITER)
+        pq.write_table(release_table(items, established), handle, **_WRITER)
 
 
 def plan_release(
@@ -94,6 +97,10 @@ def plan_release(
     unlabelled = [item.id for item in result.kept if not item.license]
     if unlabelled:
         raise InputError(f"{store_dir}: items without a license cannot be placed in a config: {unlabelled[:5]}")
+    named_default = [item.id for item in result.kept if item.license == DEFAULT_CONFIG]
+    if named_default:
+        raise InputError(f"{store_dir}: license {DEFAULT_CONFIG!r} is the config of every licence; rename it in "
+                         f"the store (items {named_default[:5]})")
     public, private = split_private(result.kept, private_fraction, policy.private_seed)
     return ReleasePlan(
         name=name, version=version, policy=policy, catalog=catalog or load_catalog(), store=snapshot,
@@ -162,20 +169,21 @@ def _cut_locked(store_dir: str | Path, version: str, out: Path, name: str, polic
     )
 
 
-def _write_data(items: tuple[Item, ...], root: Path) -> dict[str, str]:
+def _write_data(items: tuple[Item, ...], root: Path, catalog: Catalog) -> dict[str, str]:
     by_license: dict[str, list[Item]] = {}
     for item in items:
         by_license.setdefault(item.license or "", []).append(item)
+    established = EstablishedColumns.from_catalog(catalog)
     files = {}
     for lic, members in sorted(by_license.items()):
         rel = f"data/{lic}/{PARQUET_NAME}"
-        write_parquet(members, root / rel)
+        write_parquet(members, root / rel, established)
         files[lic] = rel
     return files
 
 
 def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_at: str) -> Manifest:
-    data_files = _write_data(plan.public, root)
+    data_files = _write_data(plan.public, root, plan.catalog)
     write_jsonl(
         root / "exclusions.jsonl",
         ({"id": e.item_id, "license": e.license, "reasons": list(e.reasons)}
@@ -193,7 +201,7 @@ def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_
 
 
 def _write_private(plan: ReleasePlan, root: Path, created_at: str) -> None:
-    _write_data(plan.private, root)
+    _write_data(plan.private, root, plan.catalog)
     with atomic_write(root / "README.md") as handle:
         handle.write(render_private_card(plan))
     write_manifest(root, _manifest(plan, root, plan.private, "private", created_at))
