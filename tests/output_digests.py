@@ -31,14 +31,18 @@ def digest(name: str) -> dict:
     for result in results:
         for item in result.items:
             record = item.to_record()
-            record["source_path"] = Path(record["source_path"]).name
             versions.update(record["provenance"]["versions"])
-            sha.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode() + b"\n")
+            sha.update(_without_folder(record))
         for reject in result.rejects:
-            record = reject.to_record()
-            record["source"] = Path(record["source"]).name if record["source"] else None
-            sha.update(json.dumps(record, ensure_ascii=False, sort_keys=True).encode() + b"\n")
+            sha.update(_without_folder(reject.to_record()))
     return {"versions": dict(sorted(versions.items())), "digest": sha.hexdigest()}
+
+
+def _without_folder(record: dict) -> bytes:
+    """The record as JSON with the real data folder taken out of every path in it (``source_path``, an answer
+    grid's ``answer_source``, a reject's ``source`` and details)."""
+    text = json.dumps(record, ensure_ascii=False, sort_keys=True)
+    return text.replace(str(REALDATA) + "/", "").encode() + b"\n"
 
 
 if __name__ == "__main__":
