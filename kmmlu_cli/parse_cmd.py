@@ -53,7 +53,7 @@ def parse_cmd(
     """Parse a question paper into DIR/items.jsonl, DIR/rejects.jsonl and DIR/crops/*.png."""
     from curation.keys import AnswerKey
     from curation.parse import RouteResult, parse
-    from curation.parse.keyjoin import key_mismatch, read_paper_key
+    from curation.parse.keyjoin import parse_keyed
 
     if ocr not in ("never", "auto", "always"):
         raise InputError(f"--ocr {ocr!r}: use never, auto or always")
@@ -67,7 +67,6 @@ def parse_cmd(
 
         vlm = VlmConfig(url=url, model=model)
     meta = PaperMeta(license=license, year=year, session=session, form=form, subject=subject)
-    answer_key, key_rejects = read_paper_key(key, ocr=key_ocr) if key else (None, [])
     with console.status(f"parsing {paper.name}") as status:
 
         def on_page(number: int, pages: int) -> None:
@@ -76,12 +75,7 @@ def parse_cmd(
         def run(answers: AnswerKey | None) -> list[RouteResult]:
             return parse(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answers)
 
-        results = run(answer_key)
-        if answer_key is not None and key is not None:
-            mismatch = key_mismatch(paper, key, answer_key, [i for r in results for i in r.items])
-            if mismatch is not None:
-                key_rejects.append(mismatch)
-                results = run(None)
+        results, key_rejects = parse_keyed(run, paper, key, ocr=key_ocr)
     for reject in key_rejects:
         console.print(f"[yellow]warning:[/] {escape(reject.detail or reject.reason)}", highlight=False, soft_wrap=True)
     for n, route in enumerate(results):

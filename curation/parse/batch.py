@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 from curation.core.errors import CurationError, InputError
 from curation.core.io import write_jsonl
 from curation.core.rejects import Reject
-from curation.parse.guarded import STAGE, BatchJob, PaperOutcome, already_done, parse_into_folder
+from curation.parse.guarded import STAGE, BatchJob, PaperOutcome, already_done, job_inputs, parse_into_folder
 from curation.readers.guard import ChildCrashed, LimitExceeded, Limits
 
 
@@ -52,12 +52,13 @@ def parse_batch(
             if job.paper.stem in seen:
                 raise InputError(f"{job.paper}: same file name as {seen[job.paper.stem]}; rename one of them")
             seen[job.paper.stem] = job.paper
-            finished = already_done(job, folder, crops)
+            inputs = job_inputs(job, crops)
+            finished = already_done(folder, inputs)
             if finished is not None:
                 result.already_done.append(job.paper)
                 result.quarantined += finished
                 continue
-            outcome, held = parse_into_folder(job, folder, limits, crops=crops)
+            outcome, held = parse_into_folder(job, folder, limits, crops=crops, inputs=inputs)
         except CurationError as exc:
             reason = next(name for cls, name in _REASONS if isinstance(exc, cls))
             reject = Reject(stage=STAGE, reason=reason, source=str(job.paper), detail=str(exc))

@@ -15,7 +15,7 @@ from curation.core.io import read_jsonl, sha256_file, write_items, write_jsonl
 from curation.core.item import Item
 from curation.core.markers import clear, is_done, mark_done
 from curation.core.rejects import Reject
-from curation.parse.keyjoin import key_mismatch, read_paper_key
+from curation.parse.keyjoin import parse_keyed
 from curation.parse.meta import PaperMeta
 from curation.parse.paper import save_crops
 from curation.parse.routes import ROUTE_VERSIONS, RouteResult, parse
@@ -68,13 +68,9 @@ def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
     """Check, parse and screen one paper of any kind (run inside the guarded child). The key's troubles are
     rejects beside the items, never a refusal of the paper."""
-    key, rejects = read_paper_key(job.key) if job.key else (None, [])
-    results = parse(job.paper, meta=job.meta, key=key, guard=limits)
-    if key is not None and job.key is not None:
-        mismatch = key_mismatch(job.paper, job.key, key, [i for r in results for i in r.items])
-        if mismatch is not None:
-            rejects.append(mismatch)
-            results = parse(job.paper, meta=job.meta, guard=limits)
+    results, rejects = parse_keyed(
+        lambda key: parse(job.paper, meta=job.meta, key=key, guard=limits), job.paper, job.key
+    )
     kept: list[Item] = []
     held: list[Held] = []
     for result in results:
@@ -97,17 +93,19 @@ def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
     return [i.model_copy(update={"image_path": cropped.get(i.id)}) for i in result.items]
 
 
-def already_done(job: BatchJob, folder: Path, crops: bool) -> list[Reject] | None:
+def already_done(folder: Path, inputs: dict[str, str]) -> list[Reject] | None:
     """The held-back lines of a paper whose folder is finished for these inputs and versions, else None."""
-    if not is_done(folder, job_inputs(job, crops)):
+    if not is_done(folder, inputs):
         return None
     return [Reject(**r) for r in read_jsonl(folder / HELD_REASONS)]
 
 
-def parse_into_folder(job: BatchJob, folder: Path, limits: Limits, *, crops: bool) -> tuple[PaperOutcome, list[Reject]]:
-    """Parse one paper in a guarded child and write its folder, the marker last. Returns the outcome and the
-    held-back lines; raises ``CurationError`` when the paper is refused (the folder then has no marker)."""
-    inputs = job_inputs(job, crops)
+def parse_into_folder(
+    job: BatchJob, folder: Path, limits: Limits, *, crops: bool, inputs: dict[str, str]
+) -> tuple[PaperOutcome, list[Reject]]:
+    """Parse one paper in a guarded child and write its folder, the marker (for ``inputs``, from ``job_inputs``)
+    last. Returns the outcome and the held-back lines; raises ``CurationError`` when the paper is refused (the
+    folder then has no marker)."""
     clear(folder)
     outcome: PaperOutcome = run_guarded(
         parse_one, (job, limits, folder / "crops" if crops else None), label=str(job.paper),

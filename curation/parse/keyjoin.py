@@ -4,12 +4,15 @@ other numbers than the paper prints, leaves the items unanswered and is written 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from curation.core.errors import CurationError
 from curation.core.item import Item
 from curation.core.rejects import Reject
 from curation.keys import AnswerKey, KeyEntry, read_key
+
+if TYPE_CHECKING:
+    from curation.parse.routes import RouteResult
 
 STAGE = "keys"
 UNREADABLE = "answer key unreadable"
@@ -22,6 +25,21 @@ def read_paper_key(path: Path, *, ocr: str = "auto") -> tuple[AnswerKey | None, 
         return read_key(path, ocr=ocr), []
     except CurationError as exc:
         return None, [Reject(stage=STAGE, reason=UNREADABLE, source=str(path), detail=f"{exc}; the items are kept without answers")]
+
+
+def parse_keyed(
+    parse: Callable[[AnswerKey | None], list[RouteResult]], paper: Path, key_path: Path | None, *, ocr: str = "auto"
+) -> tuple[list[RouteResult], list[Reject]]:
+    """``parse`` run with the paper's key, and run again without it when the key answers other numbers than the
+    paper prints; the key's troubles come back as rejects."""
+    key, rejects = read_paper_key(key_path, ocr=ocr) if key_path else (None, [])
+    results = parse(key)
+    if key is not None and key_path is not None:
+        mismatch = key_mismatch(paper, key_path, key, [i for r in results for i in r.items])
+        if mismatch is not None:
+            rejects.append(mismatch)
+            results = parse(None)
+    return results, rejects
 
 
 def key_mismatch(paper: Path, key_path: Path, key: AnswerKey, items: Sequence[Item]) -> Reject | None:

@@ -102,7 +102,7 @@ def batch_job(job: PaperJob) -> BatchJob:
 def pending(jobs: Sequence[PaperJob]) -> list[PaperJob]:
     """The jobs whose folder holds no completion marker for their inputs and versions: a second refresh over the
     same downloads parses nothing, a version bump parses again exactly the papers that version made."""
-    return [job for job in jobs if already_done(batch_job(job), Path(job.out_dir), crops=True) is None]
+    return [job for job in jobs if already_done(Path(job.out_dir), job_inputs(batch_job(job), crops=True)) is None]
 
 
 def parse_into(job: PaperJob, limits: Limits = Limits()) -> PaperParse:
@@ -110,13 +110,15 @@ def parse_into(job: PaperJob, limits: Limits = Limits()) -> PaperParse:
     in a guarded child process: items, rejects, crops, the marker last. A paper the parser refuses becomes its
     one reject (and its marker, so the same file is not tried again until the parser changes)."""
     out = Path(job.out_dir)
+    paper = batch_job(job)
+    inputs = job_inputs(paper, crops=True)
     try:
-        outcome, held = parse_into_folder(batch_job(job), out, limits, crops=True)
+        outcome, held = parse_into_folder(paper, out, limits, crops=True, inputs=inputs)
     except CurationError as exc:
         reject = Reject(stage="parse", reason="paper refused", source=job.paper, detail=str(exc))
         write_jsonl(out / "rejects.jsonl", [reject.to_record()])
         write_items(out / "items.jsonl", [])
-        mark_done(out, job_inputs(batch_job(job), crops=True), ["PARSER_VERSION"])
+        mark_done(out, inputs, ["PARSER_VERSION"])
         return PaperParse(job.paper, 0, {reject.reason: 1})
     rejects = outcome.rejects + held
     return PaperParse(job.paper, len(outcome.items), count_reasons(rejects), tuple(sorted(set(outcome.routes))))
