@@ -7,8 +7,8 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from curation.review.adjudicate import adjudicate, push_disputes, write_outcome
-from curation.review.apply import ApplyReport, apply_verdicts, read_verdicts
+from curation.review.adjudicate import adjudicate, push_disputes, read_verdicts, write_outcome
+from curation.review.apply import ApplyReport, apply_verdicts
 from curation.review.client import ReviewClient
 from curation.review.pull import PullReport, annotations_path, pull, read_annotations
 from curation.review.server import load_credentials, server_url

@@ -14,9 +14,10 @@ from rich.table import Table
 from curation.core.errors import InputError
 from curation.core.io import read_items
 from curation.review.adjudicate import adjudicate as settle
-from curation.review.adjudicate import push_disputes, write_outcome
-from curation.review.apply import apply_verdicts, read_verdicts
+from curation.review.adjudicate import push_disputes, read_verdicts, write_outcome
+from curation.review.apply import apply_verdicts
 from curation.review.client import ReviewClient
+from curation.review.conflicts import store_review_state
 from curation.review.plan import read_annotators
 from curation.review.pull import annotations_path, read_annotations
 from curation.review.pull import pull as pull_annotations
@@ -86,11 +87,11 @@ def push(
                             progress=lambda n: progress.advance(bar, n))
     table = Table(title=f"review push: {project}")
     for column in ("items", "annotators", "users created", "projects created", "tasks imported",
-                   "tasks already there", "load per annotator", "with page image"):
+                   "tasks already there", "reopened", "load per annotator", "with page image"):
         table.add_column(column)
     table.add_row(str(report.items), str(report.annotators), str(report.users_created), str(report.projects_created),
-                  str(report.tasks_imported), str(report.tasks_present), f"{report.min_load}-{report.max_load}",
-                  str(report.with_image))
+                  str(report.tasks_imported), str(report.tasks_present), str(report.reopened),
+                  f"{report.min_load}-{report.max_load}", str(report.with_image))
     console.print(table)
 
 
@@ -173,8 +174,9 @@ def review_round(
 
 
 @cli.command("status")
-def status(project: str = PROJECT) -> None:
-    """Progress per annotator and per licence."""
+def status(project: str = PROJECT, store: Path = STORE) -> None:
+    """Progress per annotator and per licence, and the reviews a re-parse reopened (conflicts)."""
+    _print_conflicts(store)
     state = review_status(_client(), project)
     if not state.queues and not state.licences:
         raise InputError(f"review {project!r} has no projects on {server_url()}; push items first")
@@ -191,3 +193,22 @@ def status(project: str = PROJECT) -> None:
         licences.add_row(row.licence, str(row.items), str(row.reviewed), str(row.started), str(row.disputed),
                          str(row.adjudicated))
     console.print(licences)
+
+
+def _print_conflicts(store: Path) -> None:
+    if not (store / "items").is_dir():
+        console.print(f"conflicts: not checked ({store} holds no items; pass --store)")
+        return
+    conflicts = store_review_state(store).conflicts
+    if not conflicts:
+        console.print(f"conflicts: none (every verdict in {store} judged the item's current content)")
+        return
+    table = Table(title=f"conflicts: {len(conflicts)} reviews reopened by a re-parse "
+                        "(not applied; `kmmlu review push` queues the new content)")
+    for column in ("item", "verdict", "corrected", "judged parse", "current parse", "judged hash", "current hash"):
+        table.add_column(column)
+    for c in conflicts:
+        table.add_row(c.item_id, c.verdict or "-", "yes" if c.corrected else "no", c.judged_parser or "?",
+                      (c.current_parser or "?") if c.current_hash else "item gone from the parse",
+                      c.judged_hash[:12], (c.current_hash or "-")[:12])
+    console.print(table)

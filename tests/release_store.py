@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from curation.core.io import write_items, write_jsonl
-from curation.core.item import Item, make_item_id
+from curation.core.item import Item, content_hash, make_item_id
+from curation.review.adjudicate import ItemVerdict
 
 # license code, license_ko, subject, stem template, option templates (5 options each)
 SUBJECTS = [
@@ -76,7 +77,7 @@ def make_items(year: int = 2025) -> list[Item]:
 # item id -> the reason the default policy must exclude it
 PLANTED = {
     "cpa-2025-1-A-001": "image_dependent",       # has_image
-    "cpa-2025-1-A-012": "image_dependent",       # flag needs_image
+    "cpa-2025-1-A-012": "image_dependent",       # flag missing_figure (the parser's)
     "tax_accountant-2025-1-A-021": "multi_answer",
     "tax_accountant-2025-1-A-032": "failed_review",
     "pharmacist-2025-1-A-041": "contaminated",
@@ -93,7 +94,7 @@ def plant(items: list[Item]) -> list[Item]:
         if item.id == "cpa-2025-1-A-001":
             item = item.model_copy(update={"has_image": True, "image_path": "crops/cpa-2025-1-A-001.png"})
         elif item.id == "cpa-2025-1-A-012":
-            item = item.with_flags("needs_image")
+            item = item.with_flags("missing_figure")
         elif reason == "multi_answer":
             item = item.model_copy(update={"answer": (1, 3)})
         elif reason == "no_answer":
@@ -102,6 +103,14 @@ def plant(items: list[Item]) -> list[Item]:
             item = item.with_flags("withheld")
         out.append(item)
     return out
+
+
+def verdict(item: Item, kind: str | None = None, **kw) -> ItemVerdict:
+    """The verdict two reviewers reached on ``item`` as it is (reject for the planted failed review)."""
+    kind = kind or ("reject" if PLANTED.get(item.id) == "failed_review" else "accept")
+    return ItemVerdict(id=item.id, content_hash=content_hash(item), parser_version=item.parser_version, verdict=kind,
+                       source="consensus", reviewers=("a@kmmlu.test", "b@kmmlu.test"),
+                       decided_at="2026-02-20T00:00:00+00:00", **kw)
 
 
 def build_store(root: Path, items: list[Item] | None = None) -> Path:
@@ -113,9 +122,7 @@ def build_store(root: Path, items: list[Item] | None = None) -> Path:
     for (lic, year), members in by_paper.items():
         write_items(root / "items" / lic / str(year) / f"{lic}_{year}_s1_A" / "items.jsonl", members)
     ids = [item.id for item in items]
-    write_jsonl(root / "review" / "verdicts.jsonl",
-                ({"id": i, "verdict": "reject" if PLANTED.get(i) == "failed_review" else "accept",
-                  "annotators": 2} for i in ids))
+    write_jsonl(root / "review" / "verdicts.jsonl", (verdict(item).model_dump(mode="json") for item in items))
     (root / "review" / "agreement.json").write_text(
         json.dumps({"fleiss_kappa": 0.812, "percent_agreement": 0.934}), encoding="utf-8")
     write_jsonl(root / "dedup" / "duplicates.jsonl",

@@ -245,20 +245,23 @@ def test_the_answer_filter_reads_the_last_jeongdap():
 @pytest.mark.usefixtures("prefect_harness")
 def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
     from curation.core.io import write_items
+    from curation.core.item import content_hash
+    from curation.core.store import Correction
 
     items = make_items()
     root = tmp_path / "store"
     write_items(root / "items" / "cpa" / "2025" / "paper" / "items.jsonl", items)
     first = items[0]
-    write_items(root / "review" / "revisions" / "0001" / "items.jsonl",
-                [first.model_copy(update={"question": "1차 수정", "revision": 1})])
-    write_items(root / "review" / "revisions" / "0002" / "items.jsonl",
-                [first.model_copy(update={"question": "2차 수정", "revision": 2}),
-                 items[1].model_copy(update={"answer": (2, 4), "revision": 2})])
+    for revision, changes in ((1, {first.id: {"question": "1차 수정"}}),
+                              (2, {first.id: {"question": "2차 수정"}, items[1].id: {"answer": (2, 4)}})):
+        write_jsonl(root / "review" / "revisions" / f"{revision:04d}" / "corrections.jsonl",
+                    (Correction(id=item.id, content_hash=content_hash(item), parser_version=item.parser_version,
+                                revision=revision, **changes[item.id]).model_dump(mode="json")
+                     for item in items if item.id in changes))
     policy = tmp_path / "policy.yaml"
     policy.write_text(
         load_policy().model_dump_json().replace('"multi_answer":true', '"multi_answer":false')
-        .replace('"version":"2026.1"', '"version":"keep-multi"'), encoding="utf-8")
+        .replace(f'"version":"{load_policy().version}"', '"version":"keep-multi"'), encoding="utf-8")
     result = CliRunner().invoke(app, ["release", "cut", "--version", "1.0", "--store", str(root),
                                       "--out", str(tmp_path / "out"), "--policy", str(policy)],
                                 env={"COLUMNS": "200"})

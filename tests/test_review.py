@@ -26,8 +26,9 @@ from typer.testing import CliRunner
 from curation.core.errors import InputError
 from curation.core.io import read_jsonl, write_items
 from curation.core.item import Item
-from curation.review.adjudicate import adjudicate
-from curation.review.apply import apply_verdicts, read_verdicts
+from curation.core.store import corrected, parsed_items, read_corrections
+from curation.review.adjudicate import adjudicate, read_verdicts
+from curation.review.apply import apply_verdicts
 from curation.review.client import ReviewClient, ServerError
 from curation.review.config import ReviewResult, label_config, result_regions
 from curation.review.plan import Annotator
@@ -281,7 +282,7 @@ def test_pull_adjudicate_apply(server, admin, logins, first_round, store, tmp_pa
     output = run_cli("review", "adjudicate", "--project", NAME, "--annotations", str(out), "--store", str(store))
     assert "disputed, awaiting adjudication: 20 (20 new tasks)" in output
     outcome = adjudicate(read_annotations(path))
-    assert sorted(outcome.disputes) == sorted(i for i, (n, _) in items.items() if n % 10 == 3)
+    assert sorted(item_id for item_id, _ in outcome.disputes) == sorted(i for i, (n, _) in items.items() if n % 10 == 3)
     assert len(outcome.verdicts) == 180 and len(outcome.unusable) == 1
     a = outcome.agreement
     # Two reviewers per item: alpha = 1 - (N-1) * disagreeing pairs / sum of n_c * n_k over c != k, N = 400.
@@ -335,8 +336,9 @@ def test_pull_adjudicate_apply(server, admin, logins, first_round, store, tmp_pa
     raw = (store / "items").glob("**/items.jsonl")
     raw_digest = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in raw}
     run_cli("review", "apply", "--store", str(store))
-    revision = store / "review" / "revisions" / "0001" / "items.jsonl"
-    revised = {row["id"]: row for row in read_jsonl(revision)}
+    corrections, revision = read_corrections(store)
+    assert revision == 1 and len(corrections) == 39
+    revised = {item_id: item.to_record() for item_id, item in corrected(parsed_items(store), corrections).items()}
     assert len(revised) == 200
     audit = list(read_jsonl(store / "review" / "audit.jsonl"))
     assert len(audit) == 39

@@ -31,8 +31,10 @@ def test_percent_agreement_counts_pairs():
     assert percent_agreement([[1]]) is None
 
 
-def review(item: str, who: str, round_no: int = 1, planned: bool = True, at: str = "2026-11-01T00:00:00Z", **kw):
+def review(item: str, who: str, round_no: int = 1, planned: bool = True, at: str = "2026-11-01T00:00:00Z",
+           content: str | None = "h1", **kw):
     return ReviewAnnotation(item_id=item, annotator=who, round=round_no, planned=planned, review=ReviewResult(**kw),
+                            content_hash=content, parser_version="parse-5" if content else None,
                             project_id=1, task_id=1, annotation_id=1, updated_at=at)
 
 
@@ -51,7 +53,7 @@ def test_consensus_disputes_pending_and_the_adjudicator_wins():
     verdicts = {v.id: v for v in outcome.verdicts}
     assert (verdicts["a"].verdict, verdicts["a"].errors, verdicts["a"].source) == ("accept", (), "consensus")
     assert (verdicts["b"].verdict, verdicts["b"].answer, verdicts["b"].reviewers) == ("fix", (2,), ("x", "y"))
-    assert set(outcome.disputes) == {"c"}  # same verdict, different corrections
+    assert set(outcome.disputes) == {("c", "h1")}  # same verdict, different corrections
     d = verdicts["d"]
     assert (d.verdict, d.question, d.source, d.adjudicator, d.reviewers) == ("fix", "고친 문제", "adjudication", "z", ("x", "y"))
     assert outcome.pending == ("e", "f")  # one usable review each
@@ -59,6 +61,19 @@ def test_consensus_disputes_pending_and_the_adjudicator_wins():
     assert outcome.agreement.items == 4  # a, b, c, d
     assert outcome.agreement.verdict.percent_agreement == 0.75
     assert outcome.agreement.error_types["ambiguous"].percent_agreement == 0.75
+
+
+def test_each_content_of_an_item_is_settled_on_its_own_and_unbound_reviews_settle_nothing():
+    notes = [
+        review("a", "x", verdict="fix", answer=(2,)), review("a", "y", verdict="fix", answer=(2,)),
+        review("a", "x", content="h2", verdict="accept", at="2026-11-05T00:00:00Z"),
+        review("a", "y", content="h2", verdict="accept", at="2026-11-05T00:00:00Z"),
+        review("b", "x", content=None, verdict="accept"), review("b", "y", content=None, verdict="accept"),
+    ]
+    outcome = adjudicate(notes)
+    assert sorted((v.id, v.content_hash, v.verdict, v.parser_version) for v in outcome.verdicts) == [
+        ("a", "h1", "fix", "parse-5"), ("a", "h2", "accept", "parse-5")]
+    assert len(outcome.unusable) == 2 and outcome.pending == ()  # pushed before tasks carried their content
 
 
 def test_reviews_text_is_plain_and_complete():

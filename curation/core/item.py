@@ -10,6 +10,8 @@ only ever applied inside matching keys (see ``curation.core.matching``), never t
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import re
 import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Literal
@@ -158,6 +160,26 @@ class Item(BaseModel):
 
 
 ITEM_FIELDS: tuple[str, ...] = tuple(Item.model_fields)
+
+
+def content_hash(item: Item) -> str:
+    """sha256 of what a reviewer judges: the question, the options and the answer key, NFC, in canonical JSON.
+
+    A review verdict records it; a re-parse that changes any of the three changes the hash and so reopens the
+    item's review. Other fields (page, flags, versions) may change without touching a verdict."""
+    shown = {"question": nfc(item.question), "options": [nfc(o) for o in item.options],
+             "answer": list(item.answer) if item.answer is not None else None}
+    canonical = json.dumps(shown, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def parsed_by(item: Item) -> str | None:
+    """The route and code versions that made the item, from its provenance
+    (``pdf-ocr OCR_VERSION=... PARSER_VERSION=...``), else its ``parser_version``; None when neither is recorded."""
+    if item.provenance is None:
+        return item.parser_version
+    versions = " ".join(f"{name}={value}" for name, value in sorted(item.provenance.versions.items()))
+    return f"{item.provenance.route} {versions}".strip()
 
 @functools.cache
 def item_arrow_schema() -> pa.Schema:

@@ -19,8 +19,10 @@ DECONTAM_VERSION = "decontam2"
 REVIEW_CONFIG_VERSION = "review-v1"
 # who reviews which items
 REVIEW_PLAN_VERSION = "plan-v1"
-# agreement and adjudication rules
-AGREEMENT_VERSION = "agreement-v1"
+# agreement and adjudication rules (v2: reviews are settled per item and content hash)
+AGREEMENT_VERSION = "agreement-v2"
+# the stored review records: verdicts and review revisions (corrections), each bound to the content it judged
+REVIEW_RECORD_VERSION = "review-bound-1"
 # release layout, columns and card
 RELEASE_TOOL_VERSION = "release-2"
 # the exported lm-eval task

@@ -1,8 +1,12 @@
 """The release policy: an explicit, versioned setting that says which stored items a release leaves out.
 
 Nothing is dropped silently: ``apply_policy`` returns every excluded item with all the reasons it matched,
-and the card and manifest count them per reason. The default policy is ``policy.yaml`` beside this file;
-``--policy FILE`` gives another one, and the manifest records its version and sha256.
+and the card and manifest count them per reason. Review decides through the verdict bound to an item's
+current content: a rejecting verdict, and the error types its reviewers ticked (``needs_figure``,
+``wrong_key``, ``ambiguous``, ``outdated_law``), each a reason the policy turns on or off; an item whose
+content a re-parse changed under its review (``review_conflict``) waits for review again. The default
+policy is ``policy.yaml`` beside this file; ``--policy FILE`` gives another one, and the manifest records
+its version and sha256.
 """
 
 from __future__ import annotations
@@ -24,16 +28,25 @@ from curation.release.store import StoreSnapshot
 DEFAULT_POLICY = Path(__file__).with_name("policy.yaml")
 
 Reason = Literal[
-    "image_dependent", "multi_answer", "failed_review", "contaminated", "duplicate", "no_answer", "withheld"
+    "image_dependent", "multi_answer", "failed_review", "needs_figure", "wrong_key", "ambiguous", "outdated_law",
+    "review_conflict", "contaminated", "duplicate", "no_answer", "withheld",
 ]
 # The order reasons are listed in, in the card and the manifest.
 REASONS: tuple[Reason, ...] = (
-    "image_dependent", "multi_answer", "failed_review", "contaminated", "duplicate", "no_answer", "withheld"
+    "image_dependent", "multi_answer", "failed_review", "needs_figure", "wrong_key", "ambiguous", "outdated_law",
+    "review_conflict", "contaminated", "duplicate", "no_answer", "withheld",
 )
+# Review error types (``curation.review.config.ERROR_TYPES``) that are release reasons of the same name.
+REVIEW_ERROR_REASONS: tuple[Reason, ...] = ("needs_figure", "wrong_key", "ambiguous", "outdated_law")
 REASON_TEXT: dict[Reason, str] = {
     "image_dependent": "needs a figure or image the text cannot carry (has_image or an image flag)",
     "multi_answer": "the official key accepts more than one option",
     "failed_review": "rejected by human review (adjudicated verdict)",
+    "needs_figure": "review found it needs a figure or table the text does not carry",
+    "wrong_key": "review found the official answer key wrong",
+    "ambiguous": "review found it ambiguous",
+    "outdated_law": "review found it outdated by a change of law",
+    "review_conflict": "re-parsed since its review changed its question, options or key: reopened for review",
     "contaminated": "found in web text by the decontamination scan",
     "duplicate": "duplicate of another item (exact or near, dedup stage)",
     "no_answer": "no answer key joined",
@@ -49,6 +62,11 @@ class Exclude(_Frozen):
     image_dependent: bool = True
     multi_answer: bool = True
     failed_review: bool = True
+    needs_figure: bool = True
+    wrong_key: bool = True
+    ambiguous: bool = True
+    outdated_law: bool = True
+    review_conflict: bool = True
     contaminated: bool = True
     duplicate: bool = True
     no_answer: bool = True
@@ -113,7 +131,9 @@ class PolicyResult:
         return {reason: tally.get(reason, 0) for reason in REASONS}
 
 
-def reasons_for(item: Item, store: StoreSnapshot, policy: ReleasePolicy) -> tuple[Reason, ...]:
+def reasons_for(
+    item: Item, store: StoreSnapshot, policy: ReleasePolicy, reopened: frozenset[str]
+) -> tuple[Reason, ...]:
     rules = policy.exclude
     flags = set(item.flags)
     found: list[Reason] = []
@@ -124,6 +144,10 @@ def reasons_for(item: Item, store: StoreSnapshot, policy: ReleasePolicy) -> tupl
     verdict = store.verdicts.get(item.id)
     if rules.failed_review and verdict is not None and verdict.verdict in policy.reject_verdicts:
         found.append("failed_review")
+    ticked = set(verdict.errors) if verdict is not None else set()
+    found += [error for error in REVIEW_ERROR_REASONS if getattr(rules, error) and error in ticked]
+    if rules.review_conflict and item.id in reopened:
+        found.append("review_conflict")
     contamination = store.contamination.get(item.id)
     if rules.contaminated and contamination is not None and contamination.contaminated:
         found.append("contaminated")
@@ -139,8 +163,9 @@ def reasons_for(item: Item, store: StoreSnapshot, policy: ReleasePolicy) -> tupl
 def apply_policy(store: StoreSnapshot, policy: ReleasePolicy) -> PolicyResult:
     kept: list[Item] = []
     excluded: list[Exclusion] = []
+    reopened = frozenset(c.item_id for c in store.review_conflicts)
     for item in store.items:
-        reasons = reasons_for(item, store, policy)
+        reasons = reasons_for(item, store, policy, reopened)
         if reasons:
             excluded.append(Exclusion(item.id, item.license, reasons))
         else:

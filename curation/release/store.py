@@ -2,7 +2,9 @@
 
 Items are required (``items/**/items.jsonl``); the latest review revision, verdicts, duplicates, the
 decontamination report and the parser's withheld-item rejects (``items/**/rejects.jsonl``) are read when
-present and are empty otherwise.
+present and are empty otherwise. Review is read bound to content: an item carries its correction and its
+verdict only while the current parse has the content they judged; the items a re-parse reopened are listed
+(``review_conflicts``) for the policy, never shown with a stale correction.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from curation.core.errors import InputError
 from curation.core.io import read_jsonl
 from curation.core.item import Item
 from curation.core.rejects import WITHHELD_REASON, Reject
-from curation.core.store import current_items
+from curation.core.store import corrected, parsed_items, read_corrections
+from curation.review.adjudicate import ItemVerdict
+from curation.review.conflicts import Conflict, review_state, stored_verdicts
 
 
 class _Row(BaseModel):
@@ -27,11 +31,6 @@ class _Row(BaseModel):
 
 
 T = TypeVar("T", bound="_Row")
-
-
-class Verdict(_Row):
-    id: str
-    verdict: str
 
 
 class Duplicate(_Row):
@@ -53,7 +52,8 @@ class StoreSnapshot:
     root: Path
     items: tuple[Item, ...]
     review_revision: int | None = None
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    verdicts: dict[str, ItemVerdict] = field(default_factory=dict)  # bound to the items' current content
+    review_conflicts: tuple[Conflict, ...] = ()  # reviews a re-parse reopened (or whose item it removed)
     duplicates: dict[str, Duplicate] = field(default_factory=dict)
     contamination: dict[str, Contamination] = field(default_factory=dict)
     decontam_summary: dict[str, Any] | None = None
@@ -64,12 +64,16 @@ class StoreSnapshot:
 
 def read_store(root: str | Path) -> StoreSnapshot:
     root = Path(root)
-    by_id, revision = current_items(root)
+    parsed = parsed_items(root)
+    corrections, revision = read_corrections(root)
+    by_id = corrected(parsed, corrections)
+    review = review_state(parsed, stored_verdicts(root), corrections)
     return StoreSnapshot(
         root=root,
         items=tuple(by_id[key] for key in sorted(by_id)),
         review_revision=revision,
-        verdicts=_rows(root / "review" / "verdicts.jsonl", Verdict),
+        verdicts=review.bound,
+        review_conflicts=review.conflicts,
         duplicates=_rows(root / "dedup" / "duplicates.jsonl", Duplicate),
         contamination=_rows(root / "decontam" / "report.jsonl", Contamination),
         decontam_summary=_json(root / "decontam" / "summary.json"),

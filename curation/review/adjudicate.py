@@ -1,8 +1,11 @@
 """Settle each item from its reviews: consensus, agreement figures, and a second round for disputes.
 
-An item is settled by consensus when every planned reviewer gave the same verdict (and, for ``fix``, the
-same corrections). Otherwise it is disputed and goes to the review's adjudication project; once an
-adjudicator has answered there, that answer is the verdict, whatever the first round said.
+Reviews are settled per item and content hash (what the reviewers saw): a verdict is bound to that content,
+and reviews of an item's earlier content keep their own verdict, which ``curation.review.conflicts`` reports
+once the parse has moved on. An item is settled by consensus when every planned reviewer gave the same
+verdict (and, for ``fix``, the same corrections). Otherwise it is disputed and goes to the review's
+adjudication project; once an adjudicator has answered there, that answer is the verdict, whatever the
+first round said.
 
 Agreement is measured over the first round only, per error type (ticked or not) and for the verdict:
 Krippendorff's alpha for nominal data (any number of reviewers per item, missing ratings allowed) and the
@@ -17,19 +20,26 @@ from itertools import combinations
 from pathlib import Path
 from typing import Hashable, Iterable, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from curation.core.io import atomic_write, write_jsonl
-from curation.core.versions import AGREEMENT_VERSION
+from curation.core.errors import InputError
+from curation.core.io import atomic_write, read_jsonl, write_jsonl
+from curation.core.versions import AGREEMENT_VERSION, REVIEW_RECORD_VERSION
 from curation.review.client import ReviewClient
 from curation.review.config import ERROR_TYPES, Verdict, option_marker
 from curation.review.pull import ReviewAnnotation
+
+# What a review is settled for: the item and the content hash its reviewers saw.
+Subject = tuple[str, str]
 
 
 class ItemVerdict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    record: str = REVIEW_RECORD_VERSION
     id: str
+    content_hash: str
+    parser_version: str | None
     verdict: Verdict
     source: Literal["consensus", "adjudication"]
     errors: tuple[str, ...] = ()
@@ -39,6 +49,23 @@ class ItemVerdict(BaseModel):
     reviewers: tuple[str, ...]
     adjudicator: str | None = None
     decided_at: str
+
+
+def read_verdicts(path: Path) -> list[ItemVerdict]:
+    """The verdicts ``write_outcome`` wrote; a file of another record version is refused, never misread."""
+    verdicts = []
+    for line_no, row in enumerate(read_jsonl(path), 1):
+        if row.get("record") != REVIEW_RECORD_VERSION:
+            raise InputError(
+                f"{path}:{line_no}: a verdict of record {row.get('record')!r} (this version reads "
+                f"{REVIEW_RECORD_VERSION!r}, verdicts bound to content); run `kmmlu review adjudicate` again"
+            )
+        try:
+            verdicts.append(ItemVerdict.model_validate(row))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise InputError(f"{path}:{line_no}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from exc
+    return verdicts
 
 
 class Figure(BaseModel):
@@ -63,7 +90,7 @@ class Agreement(BaseModel):
 @dataclass(frozen=True)
 class Adjudication:
     verdicts: tuple[ItemVerdict, ...]
-    disputes: dict[str, tuple[ReviewAnnotation, ...]]  # disputed items still without an adjudicator's answer
+    disputes: dict[Subject, tuple[ReviewAnnotation, ...]]  # disputed, still without an adjudicator's answer
     pending: tuple[str, ...]  # items with fewer usable first-round reviews than needed
     agreement: Agreement
     unusable: tuple[ReviewAnnotation, ...]
@@ -116,7 +143,7 @@ def _figure(units: list[list[Hashable]]) -> Figure:
     )
 
 
-def agreement(first_round: dict[str, list[ReviewAnnotation]]) -> Agreement:
+def agreement(first_round: dict[Subject, list[ReviewAnnotation]]) -> Agreement:
     rated = [reviews for reviews in first_round.values() if len(reviews) >= 2]
     return Agreement(
         items=len(rated),
@@ -138,41 +165,40 @@ def _majority_errors(reviews: Sequence[ReviewAnnotation]) -> tuple[str, ...]:
 
 
 def adjudicate(annotations: Iterable[ReviewAnnotation], min_reviews: int = 2) -> Adjudication:
-    first: dict[str, list[ReviewAnnotation]] = defaultdict(list)
-    second: dict[str, list[ReviewAnnotation]] = defaultdict(list)
+    first: dict[Subject, list[ReviewAnnotation]] = defaultdict(list)
+    second: dict[Subject, list[ReviewAnnotation]] = defaultdict(list)
     unusable = []
     for annotation in annotations:
         if not annotation.usable:
             unusable.append(annotation)
             continue
-        (first if annotation.round == 1 else second)[annotation.item_id].append(annotation)
+        (first if annotation.round == 1 else second)[(annotation.item_id, annotation.content_hash)].append(annotation)
     verdicts: list[ItemVerdict] = []
-    disputes: dict[str, tuple[ReviewAnnotation, ...]] = {}
-    pending: list[str] = []
-    for item_id in sorted(set(first) | set(second)):
-        reviews = sorted(first.get(item_id, []), key=lambda a: a.annotator)
+    disputes: dict[Subject, tuple[ReviewAnnotation, ...]] = {}
+    pending: set[str] = set()
+    for subject in sorted(set(first) | set(second)):
+        reviews = sorted(first.get(subject, []), key=lambda a: a.annotator)
         reviewers = tuple(r.annotator for r in reviews)
-        if second.get(item_id):
-            final = max(second[item_id], key=lambda a: (a.updated_at, a.annotator))
-            verdicts.append(_verdict(item_id, final, "adjudication", final.review.errors, reviewers, final.annotator))
+        if second.get(subject):
+            final = max(second[subject], key=lambda a: (a.updated_at, a.annotator))
+            verdicts.append(_verdict(final, "adjudication", final.review.errors, reviewers, final.annotator))
         elif len(reviews) < min_reviews:
-            pending.append(item_id)
+            pending.add(subject[0])
         elif len({_decision(r) for r in reviews}) == 1:
             latest = max(reviews, key=lambda a: a.updated_at)
-            verdicts.append(_verdict(item_id, latest, "consensus", _majority_errors(reviews), reviewers, None))
+            verdicts.append(_verdict(latest, "consensus", _majority_errors(reviews), reviewers, None))
         else:
-            disputes[item_id] = tuple(reviews)
+            disputes[subject] = tuple(reviews)
     return Adjudication(
         verdicts=tuple(verdicts),
         disputes=disputes,
-        pending=tuple(pending),
+        pending=tuple(sorted(pending)),
         agreement=agreement(first),
         unusable=tuple(unusable),
     )
 
 
 def _verdict(
-    item_id: str,
     source_review: ReviewAnnotation,
     source: Literal["consensus", "adjudication"],
     errors: tuple[str, ...],
@@ -182,7 +208,9 @@ def _verdict(
     r = source_review.review
     fix = r.verdict == "fix"
     return ItemVerdict(
-        id=item_id,
+        id=source_review.item_id,
+        content_hash=source_review.content_hash,
+        parser_version=source_review.parser_version,
         verdict=r.verdict,
         source=source,
         errors=errors,
@@ -213,20 +241,20 @@ def reviews_text(reviews: Sequence[ReviewAnnotation]) -> str:
     return "\n".join(lines)
 
 
-def push_disputes(client: ReviewClient, name: str, disputes: dict[str, Sequence[ReviewAnnotation]]) -> int:
-    """Put disputed items into the adjudication project (once each); returns how many tasks were added."""
+def push_disputes(client: ReviewClient, name: str, disputes: dict[Subject, Sequence[ReviewAnnotation]]) -> int:
+    """Put disputed items into the adjudication project (once per content); returns how many tasks were added."""
     if not disputes:
         return 0
     project, _ = client.ensure_project(name, "adjudicate")
-    present = client.task_ids(project.id)
-    missing = [item_id for item_id in sorted(disputes) if item_id not in present]
-    data: dict[str, dict] = {}
-    for project_id in sorted({r.project_id for item_id in missing for r in disputes[item_id]}):
-        wanted = {item_id for item_id in missing if any(r.project_id == project_id for r in disputes[item_id])}
-        for item_id, row in client.task_data(project_id).items():
-            if item_id in wanted and item_id not in data:
-                data[item_id] = row
-    rows = [{**data[item_id], "reviews": reviews_text(disputes[item_id])} for item_id in missing]
+    present = {(row["item_id"], row.get("content_hash")) for row in client.all_task_data(project.id)}
+    missing = [subject for subject in sorted(disputes) if subject not in present]
+    data: dict[Subject, dict] = {}
+    for project_id in sorted({r.project_id for subject in missing for r in disputes[subject]}):
+        for row in client.all_task_data(project_id):
+            subject = (row["item_id"], row.get("content_hash"))
+            if subject in disputes and subject not in data:
+                data[subject] = row
+    rows = [{**data[subject], "reviews": reviews_text(disputes[subject])} for subject in missing]
     return client.import_tasks(project.id, rows)
 
 

@@ -236,6 +236,11 @@ class ReviewClient:
         return {row["data"]["item_id"]: row["data"] for row in self._task_rows(project_id)}
 
     @_wrapped
+    def all_task_data(self, project_id: int) -> list[dict[str, Any]]:
+        """Every task's data, oldest first (an item re-queued after a re-parse has a task per content)."""
+        return [row["data"] for row in self._task_rows(project_id)]
+
+    @_wrapped
     def task_progress(self, project_id: int) -> list[tuple[dict[str, Any], int]]:
         """(task data, number of annotations) per task."""
         return [(row["data"], int(row.get("total_annotations") or 0)) for row in self._task_rows(project_id)]

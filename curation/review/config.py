@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from curation.core.item import Item
+from curation.core.item import Item, content_hash, parsed_by
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "annotations" / "review.xml"
 
@@ -33,7 +33,8 @@ def option_marker(number: int) -> str:
 
 
 def task_data(item: Item, image_url: str = "", reviews: str = "") -> dict[str, Any]:
-    """What a reviewer sees of ``item``; ``item_id`` keys the task back to the item."""
+    """What a reviewer sees of ``item``; ``item_id`` keys the task back to the item, ``content_hash`` and
+    ``parser_version`` bind the verdict to the content and parse shown."""
     options = "\n".join(f"{option_marker(n)} {text}" for n, text in enumerate(item.options, 1))
     if item.answer:
         answer = " ".join(option_marker(a) for a in item.answer)
@@ -55,6 +56,8 @@ def task_data(item: Item, image_url: str = "", reviews: str = "") -> dict[str, A
         "reviews": reviews,
         "license": item.license or "",
         "n_options": len(item.options),
+        "content_hash": content_hash(item),
+        "parser_version": parsed_by(item),
     }
 
 

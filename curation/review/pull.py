@@ -1,4 +1,9 @@
-"""Pull annotations from the review's projects into one JSONL file keyed by (round, item id, annotator).
+"""Pull annotations from the review's projects into one JSONL file keyed by (round, item id, annotator, content).
+
+Each annotation carries the content hash and parser version of the task it was made on (``task_data``), so
+a verdict is bound to what its annotator saw. A task pushed before tasks carried them gives an annotation
+without a content hash: it is kept but never settles an item (``usable`` is false), and ``review push``
+queues the item again with its content.
 
 A pull merges what the server holds into what an earlier pull wrote: new annotations are added, edited
 ones replaced, nothing is removed, and the file is rewritten (atomically) only when something changed, so
@@ -19,7 +24,7 @@ from curation.review.client import ReviewClient
 from curation.review.config import ReviewResult, parse_result
 from curation.review.push import slug
 
-Key = tuple[int, str, str]
+Key = tuple[int, str, str, str]
 
 
 class ReviewAnnotation(BaseModel):
@@ -30,6 +35,8 @@ class ReviewAnnotation(BaseModel):
     round: int
     planned: bool
     review: ReviewResult
+    content_hash: str | None = None  # None: the task was pushed before tasks carried the content they show
+    parser_version: str | None = None
     project_id: int
     task_id: int
     annotation_id: int
@@ -37,11 +44,12 @@ class ReviewAnnotation(BaseModel):
 
     @property
     def key(self) -> Key:
-        return (self.round, self.item_id, self.annotator)
+        return (self.round, self.item_id, self.annotator, self.content_hash or "")
 
     @property
     def usable(self) -> bool:
-        return self.planned and self.review.verdict is not None and not self.review.problems
+        return (self.planned and self.content_hash is not None and self.review.verdict is not None
+                and not self.review.problems)
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,8 @@ def fetch(client: ReviewClient, name: str) -> tuple[list[ReviewAnnotation], int,
                         round=round_no,
                         planned=round_no == 2 or annotator == project.annotator,
                         review=parse_result(annotation.get("result") or [], data.get("n_options")),
+                        content_hash=data.get("content_hash"),
+                        parser_version=data.get("parser_version"),
                         project_id=project.id,
                         task_id=task["id"],
                         annotation_id=annotation["id"],

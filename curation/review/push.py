@@ -5,6 +5,10 @@ annotator A's queue holds exactly the items planned for A. The plan is saved in 
 is imported, and a push only imports the (queue, item) pairs the server does not hold yet, in batches that
 land whole or not at all: re-running a push, after success or after the server went down mid-way, creates
 no second task and finishes what was missing.
+
+A task is the item with the content it shows (``content_hash``): after a re-parse changed an item's question,
+options or key, the push queues the new content beside the old task (whose answers are kept), to the same
+reviewers, so a review the parse reopened is done again (``curation.review.conflicts``).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from urllib.parse import quote
 
 from curation.core.errors import InputError
 from curation.core.io import read_items
-from curation.core.item import Item
+from curation.core.item import Item, content_hash
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
 from curation.review.plan import Annotator, loads, plan_review, read_plan, review_order, write_plan
@@ -42,6 +46,7 @@ class PushReport:
     projects_created: int
     tasks_imported: int
     tasks_present: int
+    reopened: int  # tasks imported for items whose queue held them with other content
     min_load: int
     max_load: int
     with_image: int
@@ -85,7 +90,9 @@ def push(
         queues[annotator.email] = project
         projects_created += created
 
-    present = {email: set(client.task_ids(project.id)) for email, project in queues.items()}
+    shown = {email: {(row["item_id"], row.get("content_hash")) for row in client.all_task_data(project.id)}
+             for email, project in queues.items()}
+    present = {email: {item_id for item_id, _ in pairs} for email, pairs in shown.items()}
     saved = read_plan(plan_path(store, name))
     existing: dict[str, set[str]] = {item_id: set(assigned) for item_id, assigned in saved.items()}
     for email, item_ids in present.items():
@@ -96,12 +103,14 @@ def push(
 
     urls = {item.id: image_url(item, items_dir, store) for item in items}
     by_id = {item.id: item for item in items}
+    hashes = {item.id: content_hash(item) for item in items}
     order = review_order(items)  # a queue shows its tasks in the order they were imported
-    imported = already = 0
+    imported = already = reopened = 0
     for email, project in queues.items():
         mine = [item_id for item_id in order if email in plan[item_id]]
-        missing = [item_id for item_id in mine if item_id not in present[email]]
+        missing = [item_id for item_id in mine if (item_id, hashes[item_id]) not in shown[email]]
         already += len(mine) - len(missing)
+        reopened += sum(1 for item_id in missing if item_id in present[email])
         if missing and any(urls[i] for i in missing):
             client.ensure_file_storage(project.id, Path(store) / "items")
         for start in range(0, len(missing), batch_size):
@@ -117,6 +126,7 @@ def push(
         projects_created=projects_created,
         tasks_imported=imported,
         tasks_present=already,
+        reopened=reopened,
         min_load=min((load[a.email] for a in annotators), default=0),
         max_load=max(load.values(), default=0),
         with_image=sum(1 for url in urls.values() if url),
