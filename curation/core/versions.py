@@ -22,7 +22,7 @@ REVIEW_PLAN_VERSION = "plan-v1"
 # agreement and adjudication rules
 AGREEMENT_VERSION = "agreement-v1"
 # release layout, columns and card
-RELEASE_TOOL_VERSION = "release-2"
+RELEASE_TOOL_VERSION = "release-3"
 # the exported lm-eval task
 LMEVAL_TASK_VERSION = "1"
 # evaluation prompts

@@ -32,6 +32,10 @@ T = TypeVar("T", bound="_Row")
 class Verdict(_Row):
     id: str
     verdict: str
+    source: str | None = None  # consensus or adjudication
+    errors: tuple[str, ...] = ()
+    reviewers: tuple[str, ...] = ()
+    adjudicator: str | None = None
 
 
 class Duplicate(_Row):
