@@ -200,8 +200,10 @@ def _dedup_text(plan: ReleasePlan) -> str:
         scope = "across " + ", ".join(f"`{name}`" for name in run.inputs)
     else:
         scope = "the item sets compared were not recorded"
-    return (f"`{_short(run.method)}` over {_recorded(run.items)} items, {scope}; {_recorded(run.exact)} exact and "
-            f"{_recorded(run.near)} near duplicates ({fate}).")
+    over = f" over {run.items} items" if run.items is not None else ""
+    found = (f"{run.exact} exact and {run.near} near duplicates" if run.exact is not None and run.near is not None
+             else _plural(run.duplicates, "duplicate"))
+    return f"`{_short(run.method)}`{over}, {scope}; {found} ({fate})."
 
 
 def _decontam_text(plan: ReleasePlan) -> str:

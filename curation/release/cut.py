@@ -145,12 +145,14 @@ def _existing(plan: ReleasePlan, target: Path, inputs: dict[str, str], keep_iden
     except (OSError, ValueError) as exc:
         raise InputError(f"{target} exists but its manifest is unreadable ({exc}); a published release is "
                          "immutable: cut a new --version") from exc
+    instead = f"a published release is immutable: cut a new --version, e.g. --version " \
+              f"{next_free_version(target.parent, plan.name, plan.version)}"
+    if not manifest.inputs:
+        raise InputError(f"{target} exists, cut by {manifest.versions.get('release_tool', 'an older release tool')} "
+                         f"whose manifest records no inputs to compare; {instead}")
     changed = changed_inputs(manifest.inputs, inputs)
     if changed:
-        raise InputError(
-            f"{target} exists, cut from other inputs (changed: {', '.join(changed)}); a published release is "
-            f"immutable: cut a new --version, e.g. --version {next_free_version(target.parent, plan.name, plan.version)}"
-        )
+        raise InputError(f"{target} exists, cut from other inputs (changed: {', '.join(changed)}); {instead}")
     if not keep_identical:
         raise InputError(f"{target} exists, cut from these same inputs: a published release is immutable; "
                          "nothing to do (cut a new --version for a new release)")

@@ -48,7 +48,7 @@ def input_digests(plan: ReleasePlan, private_fraction: float, versions: Mapping[
 
 
 def changed_inputs(recorded: Mapping[str, str], now: Mapping[str, str]) -> list[str]:
-    """The names of the inputs that differ; every input when the release recorded none (an older release)."""
+    """The names of the inputs that differ, as a refusal names them."""
     return [INPUT_NAMES[key] for key in INPUT_NAMES if recorded.get(key) != now[key]]
 
 
