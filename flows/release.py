@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from prefect import flow, task
 
@@ -17,12 +16,14 @@ from flows.summary import StageSummary, publish
 @dataclass(frozen=True)
 class Released:
     summaries: list[StageSummary]
-    cut: CutResult | None  # None: the version existed, verified, and was kept as it is
+    cut: CutResult
 
 
 @task(name="cut-release")
-def cut_task(store: str, version: str, out: str, name: str, policy: str | None, private_fraction: float) -> CutResult:
-    return cut_release(store, version, out, name=name, policy=load_policy(policy), private_fraction=private_fraction)
+def cut_task(store: str, version: str, out: str, name: str, policy: str | None, private_fraction: float,
+             keep_identical: bool) -> CutResult:
+    return cut_release(store, version, out, name=name, policy=load_policy(policy), private_fraction=private_fraction,
+                       keep_identical=keep_identical)
 
 
 @task(name="verify-release")
@@ -34,23 +35,21 @@ def verify_task(release_dir: str) -> list[str]:
 def release_flow(version: str, store: str = "data", out: str = "releases", name: str = "kmmlu-pro",
                  policy: str | None = None, private_fraction: float = 0.0, reuse_existing: bool = False) -> Released:
     """``policy``: a release policy YAML (default: the built-in one). ``reuse_existing``: when the version
-    exists already (a re-run), verify it instead of refusing."""
-    target = Path(out) / f"{name}-{version}"
-    if reuse_existing and target.exists():
-        problems = verify_task(str(target))
-        if problems:
-            raise InputError(f"{target} exists but does not verify: {problems[0]}")
-        released = Released([StageSummary.of("release", found_in=0, out=0,
-                                             notes=f"{target} exists and verifies: kept as is")], None)
+    exists already (a re-run) and was cut from the same inputs, verify it and keep it instead of refusing; a
+    version cut from other inputs is refused either way."""
+    result = cut_task(store, version, out, name, policy, private_fraction, reuse_existing)
+    problems = verify_task(str(result.release_dir))
+    if problems:
+        state = "the kept release" if result.kept else "the new release"
+        raise InputError(f"{result.release_dir}: {state} does not verify: {problems[0]}")
+    if result.kept:
+        summary = StageSummary.of("release", found_in=0, out=0,
+                                  notes=f"{result.release_dir} exists, cut from the same inputs, verifies: kept as is")
     else:
-        result = cut_task(store, version, out, name, policy, private_fraction)
-        problems = verify_task(str(result.release_dir))
-        if problems:
-            raise InputError(f"{result.release_dir}: the new release does not verify: {problems[0]}")
         counts = result.manifest.counts
         excluded = {reason: n for reason, n in result.excluded.items() if n}
-        released = Released([StageSummary.of("release", found_in=counts.items + counts.excluded_items,
-                                              out=counts.items, rejected=excluded, notes=str(result.release_dir))],
-                            result)
+        summary = StageSummary.of("release", found_in=counts.items + counts.excluded_items, out=counts.items,
+                                  rejected=excluded, notes=str(result.release_dir))
+    released = Released([summary], result)
     publish("release", released.summaries)
     return released

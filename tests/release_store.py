@@ -8,7 +8,9 @@ from pathlib import Path
 
 from curation.core.io import write_items, write_jsonl
 from curation.core.item import Item, content_hash, make_item_id
-from curation.review.adjudicate import ItemVerdict
+from curation.review.adjudicate import ItemVerdict, adjudicate, write_outcome
+from curation.review.config import ReviewResult
+from curation.review.pull import ReviewAnnotation
 
 # license code, license_ko, subject, stem template, option templates (5 options each)
 SUBJECTS = [
@@ -113,8 +115,35 @@ def verdict(item: Item, kind: str | None = None, **kw) -> ItemVerdict:
                        decided_at="2026-02-20T00:00:00+00:00", **kw)
 
 
+REVIEWERS = ("reviewer1@kmmlu.local", "reviewer2@kmmlu.local")
+ADJUDICATOR = "adjudicator@kmmlu.local"
+DISPUTED = "cpa-2025-1-A-005"  # the reviewers disagree; the adjudicator accepts it
+
+
+def review_annotations(items: list[Item]) -> list[ReviewAnnotation]:
+    """Two first-round reviews per item, as `review pull` stores them (bound to the item's content): both
+    accept, both reject the planted failed_review item, and one dispute that a second-round adjudicator settles."""
+    made = []
+    for n, item in enumerate(items):
+        item_id = item.id
+        verdicts = ["reject" if PLANTED.get(item_id) == "failed_review" else "accept"] * 2
+        if item_id == DISPUTED:
+            verdicts = ["accept", "reject"]
+        rounds = [(1, name, verdict) for name, verdict in zip(REVIEWERS, verdicts)]
+        if item_id == DISPUTED:
+            rounds.append((2, ADJUDICATOR, "accept"))
+        for k, (round_no, annotator, verdict) in enumerate(rounds):
+            made.append(ReviewAnnotation(
+                item_id=item_id, annotator=annotator, round=round_no, planned=True,
+                review=ReviewResult(verdict=verdict), content_hash=content_hash(item),
+                parser_version=item.parser_version, project_id=round_no, task_id=n + 1,
+                annotation_id=10 * n + k + 1, updated_at=f"2026-02-01T10:{k:02d}:00Z"))
+    return made
+
+
 def build_store(root: Path, items: list[Item] | None = None) -> Path:
-    """Write items per license/year/paper plus verdicts, duplicates, a decontam report and summary."""
+    """Write items per license/year/paper; the verdicts and agreement `review adjudicate` makes of
+    ``review_annotations``; duplicates, a decontam report and summary."""
     items = plant(make_items()) if items is None else items
     by_paper: dict[tuple[str, int], list[Item]] = {}
     for item in items:
@@ -122,9 +151,7 @@ def build_store(root: Path, items: list[Item] | None = None) -> Path:
     for (lic, year), members in by_paper.items():
         write_items(root / "items" / lic / str(year) / f"{lic}_{year}_s1_A" / "items.jsonl", members)
     ids = [item.id for item in items]
-    write_jsonl(root / "review" / "verdicts.jsonl", (verdict(item).model_dump(mode="json") for item in items))
-    (root / "review" / "agreement.json").write_text(
-        json.dumps({"fleiss_kappa": 0.812, "percent_agreement": 0.934}), encoding="utf-8")
+    write_outcome(root, adjudicate(review_annotations(items)))
     write_jsonl(root / "dedup" / "duplicates.jsonl",
                 [{"id": "pharmacist-2025-1-A-052", "duplicate_of": "pharmacist-2025-1-A-051",
                   "similarity": 0.93, "kind": "near"}])

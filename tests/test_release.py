@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from huggingface_hub import DatasetCard
 from typer.testing import CliRunner
 
 from curation.core.errors import InputError
@@ -86,9 +87,17 @@ def test_card_and_manifest_say_how_the_release_was_made(release):
     card = (release / "README.md").read_text(encoding="utf-8")
     manifest = read_manifest(release)
     policy = load_policy()
-    assert card.startswith("---\nprett") and "config_name: cpa" in card and "- ko" in card
+    metadata = DatasetCard.load(release / "README.md").data  # the card's front matter as the Hub reads it
+    assert metadata.pretty_name == "KMMLU-PRO 2026" and metadata.language == ["ko"]
+    assert metadata.license == policy.dataset_license
+    assert [c["config_name"] for c in metadata.configs] == ["default", *LICENSES]
     assert policy.canary in card
-    assert "fleiss_kappa | 0.812" in card and "accept 39, reject 1" in card
+    # Two reviewers per item: 38 accept/accept, 1 reject/reject, 1 accept/reject. Krippendorff's nominal alpha
+    # over the 80 first-round values (77 accept, 3 reject; 2 of the ordered pairs disagree):
+    # 1 - (80 - 1) * 2 / (2 * 77 * 3) = 0.658; 39 of the 40 reviewer pairs agree.
+    assert "alpha 0.658, percent agreement 0.975" in card and "over 40 items with two or more reviews" in card
+    assert "accept 39, reject 1; settled by adjudication 1, consensus 39" in card
+    assert "2 reviewers (reviewer1, reviewer2) and 1 adjudicator (adjudicator)" in card and "@" not in card
     assert "found contaminated: 1" in card and "every subject >= 40%, average >= 60%" in card
     assert "공공누리 제1유형" in card and "| 재정학 | 4 |" in card
     assert manifest.versions["parser"] == ["parse-0.3.1"]
@@ -273,7 +282,8 @@ def test_minimal_store_latest_review_revision_and_a_policy_file(tmp_path):
     rows = {r["id"]: r for f in release.glob("data/*/*.parquet") for r in pq.read_table(f).to_pylist()}
     assert rows[first.id]["question"] == "2차 수정" and rows[items[1].id]["answer"] == [2, 4]
     card = (release / "README.md").read_text(encoding="utf-8")
-    assert "Review pending" in card and "not checked" in card and "revision used: 2" in card
+    assert "Review pending" in card and "corrections of review revision 2 are applied" in card
+    assert "Dedup: not run" in card and "Decontamination: not run" in card
     assert "keep-multi" in result.output and str(release) in result.output
     # No dedup or decontamination ran over this store: the manifest says so, it never leaves a version null.
     assert manifest.versions["dedup"] == manifest.versions["decontam"] == "not run"

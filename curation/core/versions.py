@@ -24,7 +24,7 @@ AGREEMENT_VERSION = "agreement-v2"
 # the stored review records: verdicts and review revisions (corrections), each bound to the content it judged
 REVIEW_RECORD_VERSION = "review-bound-1"
 # release layout, columns and card
-RELEASE_TOOL_VERSION = "release-2"
+RELEASE_TOOL_VERSION = "release-3"
 # the exported lm-eval task
 LMEVAL_TASK_VERSION = "1"
 # evaluation prompts

@@ -6,13 +6,12 @@ The card holds no timestamp, so two cuts of the same inputs write the same bytes
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from curation.release import lmeval
+from curation.release.facts import ReviewState, answer_keys, decontam_run, dedup_run, review_state, routes
+from curation.release.hub import card_metadata
 from curation.release.plan import ReleasePlan, per_license, per_subject
 from curation.release.policy import REASON_TEXT, REASONS
 
@@ -26,6 +25,11 @@ def front_matter(plan: ReleasePlan) -> dict[str, Any]:
         "pretty_name": f"{plan.name.upper()} {plan.version}",
         "license": plan.policy.dataset_license,
         "language": ["ko"],
+        "multilinguality": "monolingual",
+        # The questions and their keys are the examiners' own: written and keyed by experts, not by us.
+        "language_creators": ["expert-generated"],
+        "annotations_creators": ["expert-generated"],
+        "source_datasets": ["original"],
         "task_categories": ["multiple-choice", "question-answering"],
         "size_categories": [_size_category(total)],
         "tags": ["korean", "professional-licensure", "benchmark"],
@@ -47,9 +51,8 @@ def _size_category(n: int) -> str:
 
 
 def render_card(plan: ReleasePlan) -> str:
-    head = yaml.safe_dump(front_matter(plan), allow_unicode=True, sort_keys=False)
     sections = [
-        f"---\n{head}---\n",
+        f"---\n{card_metadata(front_matter(plan))}\n---\n",
         f"# {plan.name.upper()} {plan.version}\n",
         "Korean expert-level multiple-choice questions from the first-stage papers of national professional "
         "licensure exams, with the official answer keys, for evaluating language models.\n",
@@ -59,9 +62,9 @@ def render_card(plan: ReleasePlan) -> str:
         _pass_rules(plan),
         _counts(plan),
         _pipeline(plan),
-        _decontamination(plan),
         _annotation(plan),
         _exclusions(plan),
+        _limitations(plan),
         _sources(plan),
     ]
     return "\n".join(sections)
@@ -154,68 +157,141 @@ def _name_ko(plan: ReleasePlan, code: str) -> str:
 
 def _pipeline(plan: ReleasePlan) -> str:
     parsers = sorted({item.parser_version for item in plan.result.kept if item.parser_version})
+    made = routes(plan.public)
+    by_route = [f"{route} {n}" for route, n in made.by_route.items()]
+    by_route += [f"not recorded {made.unrecorded}"] if made.unrecorded else []
     return (
         "## Curation pipeline\n\n"
-        "1. Official papers and final answer keys are fetched from the administering bodies and kept unchanged "
-        "with their sha256 (listed in `manifest.json`).\n"
-        f"2. Items are parsed from the papers (parser {', '.join(parsers) or 'version not recorded'}): "
-        "question, options in printed order, tables as Markdown, the page each item came from.\n"
-        "3. Exact and near duplicates are found with MinHash over character shingles.\n"
-        "4. Items are checked for contamination against Korean web text (FineWeb2 `kor_Hang`).\n"
-        "5. People review every item against its source page; corrections become a new review revision "
-        f"(revision used: {plan.store.review_revision if plan.store.review_revision is not None else 'none'}).\n"
+        "What ran over the store this release was cut from, as each stage's own output there records it:\n\n"
+        "1. Papers and answer keys were fetched from the administering bodies and kept unchanged with their sha256 "
+        f"(listed in `manifest.json`). Answer keys of the public items: {_keys_text(plan)}.\n"
+        f"2. Items were parsed from the papers (parser {', '.join(parsers) or 'version not recorded'}; public items "
+        f"per route: {', '.join(by_route)}): question, options in printed order, tables as Markdown, the page each "
+        "item came from.\n"
+        f"3. Dedup: {_dedup_text(plan)}\n"
+        f"4. Decontamination: {_decontam_text(plan)}\n"
+        f"5. Review: {_review_text(plan)}\n"
         f"6. The release policy `{plan.policy.version}` leaves out the items listed under Exclusions.\n"
     )
 
 
-def _decontamination(plan: ReleasePlan) -> str:
-    report = plan.store.contamination
-    if not report:
-        return "## Decontamination\n\nNo decontamination report was found in the store: not checked.\n"
-    flagged = sum(1 for row in report.values() if row.contaminated)
-    summary = plan.store.decontam_summary or {}
-    fingerprint = summary.get("fingerprint")
-    text = (
-        f"## Decontamination\n\nItems scanned against web text: {len(report)}; found contaminated: {flagged}"
-        + (", left out of this release." if plan.policy.exclude.contaminated else ", kept by the policy.")
-    )
-    if fingerprint:
-        text += f" Method fingerprint: `{_short(fingerprint)}`."
-    return text + "\n"
+def _keys_text(plan: ReleasePlan) -> str:
+    keys = answer_keys(plan.public)
+    text = f"{keys.final} final (최종정답), {keys.provisional} provisional (가답안)"
+    if keys.unrecorded:
+        text += f", {keys.unrecorded} with no recorded status"
+    if keys.provisional:
+        text += (f"; the release policy `{plan.policy.version}` keeps provisional keys: those items say "
+                 "`answer_status` provisional, and their key may change when the examiner publishes the final one")
+    return text
+
+
+def _dedup_text(plan: ReleasePlan) -> str:
+    run = dedup_run(plan.store)
+    if run is None:
+        return "not run: the store holds no dedup output (`dedup/summary.json`), so duplicates were not looked for."
+    fate = "left out by the policy" if plan.policy.exclude.duplicate else "kept by the policy"
+    if run.method is None:
+        return (f"{_plural(run.duplicates, 'duplicate')} listed in `dedup/duplicates.jsonl` ({fate}); the method and the "
+                "item sets compared were not recorded (no `dedup/summary.json`).")
+    if len(run.inputs) == 1:
+        scope = f"within `{run.inputs[0]}` only: no earlier release or other benchmark was compared"
+    elif run.inputs:
+        scope = "across " + ", ".join(f"`{name}`" for name in run.inputs)
+    else:
+        scope = "the item sets compared were not recorded"
+    over = f" over {run.items} items" if run.items is not None else ""
+    found = (f"{run.exact} exact and {run.near} near duplicates" if run.exact is not None and run.near is not None
+             else _plural(run.duplicates, "duplicate"))
+    return f"`{_short(run.method)}`{over}, {scope}; {found} ({fate})."
+
+
+def _decontam_text(plan: ReleasePlan) -> str:
+    run = decontam_run(plan.store)
+    if run is None:
+        return ("not run: the store holds no decontamination report (`decontam/report.jsonl`), so no item was "
+                "checked against web text.")
+    against = (f"{_plural(run.shards, 'web shard')} ({_recorded(run.documents)} documents)" if run.shards is not None
+               else "web shards the scan did not record")
+    if run.inputs:
+        against += ": " + ", ".join(f"`{name}`" for name in run.inputs)
+    fate = "left out by the policy" if plan.policy.exclude.contaminated else "kept by the policy"
+    partly = f"; {run.source_overlap} found in part only (not counted)" if run.source_overlap else ""
+    return (f"{run.scanned} of the {len(plan.store.items)} stored items were scanned against {against} with "
+            f"`{_short(run.method or 'method not recorded')}`; found contaminated: {run.contaminated} ({fate}){partly}.")
+
+
+def _review_text(plan: ReleasePlan) -> str:
+    state = review_state(plan.store)
+    text = {
+        "pending": "pending: no stored item has an adjudicated verdict",
+        "partial": f"partial: {state.decided} of the {state.items} stored items have an adjudicated verdict, "
+                   f"{state.items - state.decided} have none",
+        "done": f"done: every one of the {state.items} stored items has an adjudicated verdict",
+    }[state.status]
+    revision = plan.store.review_revision
+    applied = f"corrections of review revision {revision} are applied" if revision is not None else \
+        "no review revision is applied"
+    return f"{text}; {applied} (see Annotation)."
 
 
 def _annotation(plan: ReleasePlan) -> str:
-    verdicts = plan.store.verdicts
-    if not verdicts:
-        return "## Annotation\n\nReview pending: no adjudicated verdicts were found in the store.\n"
-    tally = Counter(v.verdict for v in verdicts.values())
-    lines = [
-        "## Annotation\n",
-        "Reviewers checked items against the crop of their source page in Label Studio, each item seen by "
-        "several people; disagreements went to an adjudicator, whose verdict stands.\n",
-        "Verdicts: " + ", ".join(f"{verdict} {count}" for verdict, count in sorted(tally.items())) + ".\n",
-    ]
-    agreement = plan.store.agreement
-    if agreement:
-        lines += ["| agreement | value |", "|---|---|"]
-        lines += [f"| {key} | {value} |" for key, value in _flatten(agreement)]
+    state = review_state(plan.store)
+    lines = ["## Annotation\n"]
+    if state.status == "pending":
+        lines.append(f"Review pending: none of the {state.items} stored items has an adjudicated verdict, so no "
+                     "person has checked the items of this release against their source pages.\n")
     else:
-        lines.append("Agreement figures: not recorded in the store.")
+        tally = ", ".join(f"{verdict} {n}" for verdict, n in state.verdicts.items())
+        settled = ", ".join(f"{how} {n}" for how, n in state.settled_by.items())
+        lines += [
+            f"Review {state.status}: {state.decided} of the {state.items} stored items have an adjudicated verdict "
+            f"({tally}; settled by {settled}). Reviewers check an item against the crop of its source page in Label "
+            "Studio; where they disagree, an adjudicator's verdict stands.\n",
+            f"Annotators, by their Label Studio login: {_plural(len(state.reviewers), 'reviewer')} "
+            f"({', '.join(state.reviewers) or 'none recorded'}) and {_plural(len(state.adjudicators), 'adjudicator')} "
+            f"({', '.join(state.adjudicators) or 'none'}).\n",
+        ]
+    lines.append(_agreement_text(state))
     return "\n".join(lines) + "\n"
 
 
-def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    rows = []
-    for key in sorted(data):
-        value = data[key]
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            rows += _flatten(value, f"{name}.")
-        elif isinstance(value, float):
-            rows.append((name, f"{value:.3f}"))
-        else:
-            rows.append((name, value))
-    return rows
+def _agreement_text(state: ReviewState) -> str:
+    figures = state.agreement
+    if figures is None or figures.verdict.items == 0:
+        return ("Inter-annotator agreement: not computed (no item has two first-round reviews that "
+                "`kmmlu review adjudicate` measured).")
+    verdict = figures.verdict
+    alpha = "not computed (no variation)" if verdict.alpha is None else f"{verdict.alpha:.3f}"
+    percent = "not computed" if verdict.percent_agreement is None else f"{verdict.percent_agreement:.3f}"
+    return (f"Inter-annotator agreement on the verdict ({figures.method}), over {verdict.items} items with two or "
+            f"more reviews ({verdict.ratings} reviews): alpha {alpha}, percent agreement {percent}.")
+
+
+def _limitations(plan: ReleasePlan) -> str:
+    made, keys, state = routes(plan.public), answer_keys(plan.public), review_state(plan.store)
+    law = (f"review marked {state.law_changes} stored items outdated by a law change" if state.status != "pending"
+           else "no review has looked for law changes yet")
+    lines = [
+        "## Known limitations\n",
+        f"- OCR: {made.ocr} of the {len(plan.public)} public items were read by OCR (papers that draw their text as "
+        "outlines or images), where a misread character is likelier than on the text route.",
+        f"- Provisional keys: {keys.provisional} public items carry a provisional key (가답안) the examiner may "
+        "still change.",
+        "- Law changes: a question on a statute is keyed on the law in force at the exam, and a later amendment can "
+        f"make that key wrong; {law}.",
+    ]
+    if made.unrecorded:
+        lines.append(f"- {made.unrecorded} public items do not record the route that read them.")
+    return "\n".join(lines) + "\n"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _recorded(value: object) -> str:
+    return "(not recorded)" if value is None else str(value)
 
 
 def _exclusions(plan: ReleasePlan) -> str:

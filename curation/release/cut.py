@@ -1,6 +1,8 @@
 """Cut a release: ``releases/<name>-<version>/`` in the Hugging Face datasets layout.
 
-A published version is immutable: cutting a version whose folder exists is refused. The release is built in
+A published version is immutable. Cutting a version whose folder exists is refused, naming the inputs that
+changed since (the manifest keeps a digest of each) and the next free version; a flow that re-runs may keep
+an existing version cut from the very same inputs, rewriting nothing. The release is built in
 a temporary sibling folder and renamed into place, so a killed cut leaves no half-written release. Parquet is
 written sorted by id with fixed writer settings and no timestamps: two cuts of the same inputs are
 byte-identical but for the manifest's ``created_at``.
@@ -34,7 +36,8 @@ from curation.release.card import DEFAULT_CONFIG, render_card, render_private_ca
 from curation.release.changelog import previous_release, render_changelog
 from curation.release.diff import diff_releases
 from curation.release.established import EstablishedColumns
-from curation.release.manifest import Counts, Manifest, SourceEntry, file_entries, write_manifest
+from curation.release.inputs import changed_inputs, input_digests, next_free_version
+from curation.release.manifest import Counts, Manifest, SourceEntry, file_entries, read_manifest, write_manifest
 from curation.release.plan import ReleasePlan, check_name_and_version, per_license, per_subject
 from curation.release.policy import ReleasePolicy, apply_policy, load_policy
 from curation.release.private import split_private
@@ -64,6 +67,7 @@ class CutResult:
     private_dir: Path | None
     manifest: Manifest
     excluded: dict[str, int]
+    kept: bool = False  # the version existed, cut from the same inputs, and was left as it was
 
 
 def release_table(items: Iterable[Item], established: EstablishedColumns) -> pa.Table:
@@ -118,25 +122,53 @@ def cut_release(
     catalog: Catalog | None = None,
     private_fraction: float = 0.0,
     clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+    keep_identical: bool = False,
 ) -> CutResult:
+    """``keep_identical``: when the version exists and was cut from these very inputs, keep it as it is
+    (``kept``) instead of refusing; a version cut from other inputs is refused either way."""
     out = Path(out)
     check_name_and_version(name, version)
     out.mkdir(parents=True, exist_ok=True)
     with FolderLock(out, f"a release cut into {out}"):
-        return _cut_locked(store_dir, version, out, name, policy, catalog, private_fraction, clock)
+        plan = plan_release(store_dir, version, name=name, policy=policy, catalog=catalog,
+                            private_fraction=private_fraction)
+        inputs = input_digests(plan, private_fraction, _versions(plan))
+        target = out / plan.release_id
+        if target.exists():
+            return _existing(plan, target, inputs, keep_identical)
+        return _cut_locked(plan, out, inputs, clock)
 
 
-def _cut_locked(store_dir: str | Path, version: str, out: Path, name: str, policy: ReleasePolicy | None,
-                catalog: Catalog | None, private_fraction: float, clock: Callable[[], datetime]) -> CutResult:
-    target = out / f"{name}-{version}"
-    private_target = out / f"{name}-{version}-private"
-    if target.exists():
-        raise InputError(f"{target} exists: a published release is immutable; cut a new --version instead")
+def _existing(plan: ReleasePlan, target: Path, inputs: dict[str, str], keep_identical: bool) -> CutResult:
+    try:
+        manifest = read_manifest(target)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{target} exists but its manifest is unreadable ({exc}); a published release is "
+                         "immutable: cut a new --version") from exc
+    instead = f"a published release is immutable: cut a new --version, e.g. --version " \
+              f"{next_free_version(target.parent, plan.name, plan.version)}"
+    if not manifest.inputs:
+        raise InputError(f"{target} exists, cut by {manifest.versions.get('release_tool', 'an older release tool')} "
+                         f"whose manifest records no inputs to compare; {instead}")
+    changed = changed_inputs(manifest.inputs, inputs)
+    if changed:
+        raise InputError(f"{target} exists, cut from other inputs (changed: {', '.join(changed)}); {instead}")
+    if not keep_identical:
+        raise InputError(f"{target} exists, cut from these same inputs: a published release is immutable; "
+                         "nothing to do (cut a new --version for a new release)")
+    private_target = target.parent / f"{plan.release_id}-private"
+    return CutResult(release_dir=target, private_dir=private_target if plan.private else None, manifest=manifest,
+                     excluded=plan.result.counts(), kept=True)
+
+
+def _cut_locked(plan: ReleasePlan, out: Path, inputs: dict[str, str], clock: Callable[[], datetime]) -> CutResult:
+    name, version = plan.name, plan.version
+    target = out / plan.release_id
+    private_target = out / f"{plan.release_id}-private"
     if private_target.exists():
         raise InputError(
             f"{private_target} exists without its public release: left by an interrupted cut; remove it and cut again"
         )
-    plan = plan_release(store_dir, version, name=name, policy=policy, catalog=catalog, private_fraction=private_fraction)
     created_at = clock().isoformat(timespec="seconds")
     previous = previous_release(out, name, version)
     for stale in out.glob(f".{name}-{version}.*.part"):  # left by a killed cut; we hold the lock
@@ -144,11 +176,11 @@ def _cut_locked(store_dir: str | Path, version: str, out: Path, name: str, polic
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-{version}.", suffix=".part", dir=out))
     try:
         public_dir = staging / "public"
-        manifest = _write_public(plan, public_dir, previous, created_at)
+        manifest = _write_public(plan, public_dir, previous, created_at, inputs)
         private_dir = None
         if plan.private:
             private_dir = staging / "private"
-            _write_private(plan, private_dir, created_at)
+            _write_private(plan, private_dir, created_at, inputs)
             os.rename(private_dir, private_target)
         # The public folder appears last: its existence is what marks a version as published.
         os.rename(public_dir, target)
@@ -182,7 +214,8 @@ def _write_data(items: tuple[Item, ...], root: Path, catalog: Catalog) -> dict[s
     return files
 
 
-def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_at: str) -> Manifest:
+def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_at: str,
+                  inputs: dict[str, str]) -> Manifest:
     data_files = _write_data(plan.public, root, plan.catalog)
     write_jsonl(
         root / "exclusions.jsonl",
@@ -195,19 +228,20 @@ def _write_public(plan: ReleasePlan, root: Path, previous: Path | None, created_
         handle.write(render_changelog(plan.release_id, diff, len(plan.private)))
     with atomic_write(root / "README.md") as handle:
         handle.write(render_card(plan))
-    manifest = _manifest(plan, root, plan.public, "public", created_at)
+    manifest = _manifest(plan, root, plan.public, "public", created_at, inputs)
     write_manifest(root, manifest)
     return manifest
 
 
-def _write_private(plan: ReleasePlan, root: Path, created_at: str) -> None:
+def _write_private(plan: ReleasePlan, root: Path, created_at: str, inputs: dict[str, str]) -> None:
     _write_data(plan.private, root, plan.catalog)
     with atomic_write(root / "README.md") as handle:
         handle.write(render_private_card(plan))
-    write_manifest(root, _manifest(plan, root, plan.private, "private", created_at))
+    write_manifest(root, _manifest(plan, root, plan.private, "private", created_at, inputs))
 
 
-def _manifest(plan: ReleasePlan, root: Path, items: tuple[Item, ...], part: str, created_at: str) -> Manifest:
+def _manifest(plan: ReleasePlan, root: Path, items: tuple[Item, ...], part: str, created_at: str,
+              inputs: dict[str, str]) -> Manifest:
     counts = Counts(
         items=len(items),
         per_license=per_license(items),
@@ -224,6 +258,7 @@ def _manifest(plan: ReleasePlan, root: Path, items: tuple[Item, ...], part: str,
         policy={"version": plan.policy.version, "sha256": plan.policy.fingerprint()},
         versions=_versions(plan),
         review_revision=plan.store.review_revision,
+        inputs=inputs,
         counts=counts,
         columns={field.name: str(field.type) for field in RELEASE_SCHEMA},
         sources=_sources(items),

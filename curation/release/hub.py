@@ -1,4 +1,5 @@
-"""Publish a verified release to the Hugging Face Hub through ``huggingface_hub``'s upload API.
+"""The Hugging Face Hub through ``huggingface_hub``: a dataset card's metadata as the Hub reads it, and the
+upload of a verified release.
 
 The token comes from ``HF_TOKEN`` or a file only its owner can read (default: huggingface_hub's own token
 file); it is never printed or put in an error message.
@@ -10,9 +11,9 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
-from huggingface_hub import HfApi
+from huggingface_hub import DatasetCardData, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
 from curation.core.errors import FetchError, InputError
@@ -20,6 +21,11 @@ from curation.release.manifest import read_manifest
 from curation.release.verify import verify_release
 
 DEFAULT_TOKEN_FILE = Path.home() / ".cache" / "huggingface" / "token"
+
+
+def card_metadata(fields: Mapping[str, Any]) -> str:
+    """The YAML front matter of a dataset card (without its ``---`` fences), as ``DatasetCardData`` writes it."""
+    return DatasetCardData(**fields).to_yaml()
 
 
 def resolve_token(env: Mapping[str, str] | None = None, token_file: Path | None = None) -> str:

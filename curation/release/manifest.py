@@ -1,7 +1,8 @@
 """manifest.json: what a release holds and how it was made, so anyone can check it byte for byte.
 
 Every file's sha256 and size, item counts, the parser / dedup / decontamination / scoring versions and
-fingerprints, the source papers with their sha256, the policy and review revision used. The only timestamp
+fingerprints, the source papers with their sha256, the policy and review revision used, and a digest of each
+input the cut read (``inputs``, see ``curation.release.inputs``). The only timestamp
 is ``created_at``: compare two manifests with ``comparable()`` to ignore it.
 """
 
@@ -56,6 +57,8 @@ class Manifest(_Frozen):
     policy: dict[str, str]
     versions: dict[str, Any]
     review_revision: int | None
+    # Empty in releases cut before the manifest recorded its inputs: a re-cut over one of them is refused.
+    inputs: dict[str, str] = {}
     counts: Counts
     columns: dict[str, str]
     sources: tuple[SourceEntry, ...]
