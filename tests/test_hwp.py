@@ -388,6 +388,7 @@ def test_hwp_rejects_name_the_text_line(tmp_path):
 
 # Transcribed by eye from the keys' pictures (rendered with PyMuPDF at 190-200 dpi), A형 tables, five
 # number/answer pairs a row; "(12345)" is the printed cell "1,2,3,4,5".
+SWC1_2022_S1 = "12131" "53522" "52123" "41345" "42354" "35351" "41542" "33154" "22445" "13325"
 SWC1_2023_S1 = "15545" "32424" "13335" "44522" "11342" "31312" "13154" "25455" "24135" "42432"
 SWC1_2024_S2 = (
     "43542" "35211" "53425" "13512" "43243" "55413" "13344" "22324" "14552" "42152" "13231" "45143" "32224" "15551"
@@ -413,6 +414,7 @@ def _ocr_key(name: str):
 @pytest.mark.parametrize(
     "paper,key,expected",
     [
+        ("swc1_2022_r20_s1_A_q.hwp", "swc1_2022_r20_answers.pdf", SWC1_2022_S1),
         ("swc1_2023_r21_s1_A_q.hwp", "swc1_2023_r21_answers_IMAGE-ONLY.pdf", SWC1_2023_S1),
         ("swc1_2024_r22_s2_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S2),
         ("swc1_2024_r22_s3_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S3),

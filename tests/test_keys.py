@@ -382,19 +382,33 @@ def test_vector_only_draft_key_reads_its_status_from_the_title(monkeypatch):
     assert calls == [0]  # one small call, on the first page
     assert len(key.entries) == 320
 
-@pytest.mark.parametrize(
-    "name, why",
-    [
-        # Refusals, stated: the copier scan's grid does not segment (its rows merge or break), and the 2022
-        # key's light JPEG strokes break glyphs in its first table.
-        ("realtor_2025_r36_answers_SCANNED.pdf", "read back as the expected sequence"),
-        ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
-    ],
-)
-def test_unreadable_image_keys_are_refused_clearly(name, why):
-    with pytest.raises(InputError, match=why) as raised:
+def test_copier_scan_key_is_refused_clearly():
+    # The copier scan's grid does not segment (its rows merge or break): refused, never read partially.
+    name = "realtor_2025_r36_answers_SCANNED.pdf"
+    with pytest.raises(InputError, match="could not be split into number and answer cells") as raised:
         read_key(realdata_path("pdf", name))
     assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+# swc1_2022_r20_answers.pdf, by eye from the page rendered with PyMuPDF: 1교시 A형 transcribed by a helper,
+# 2교시 and 3교시 A형 by another; five number/answer pairs a row, number cells shaded grey, the answers' light
+# JPEG strokes (a fixed ink threshold broke them: the key was refused before).
+SWC1_2022 = {
+    1: "12131" "53522" "52123" "41345" "42354" "35351" "41542" "33154" "22445" "13325",
+    2: "15413" "52442" "43345" "21125" "25353" "35433" "41255" "22433" "55213" "41522" "31235" "12444" "14423"
+    "35552" "55143",
+    3: "41152" "21425" "24235" "31515" "44333" "15235" "55243" "32514" "21343" "14324" "35543" "51533" "13544"
+    "14221" "52142",
+}
+
+
+def test_image_key_with_shaded_number_cells_and_light_strokes():
+    key = read_key(realdata_path("pdf", "swc1_2022_r20_answers.pdf"))
+    assert key.status == "final"  # 확정정답
+    for session, printed in SWC1_2022.items():
+        got = [key.answer_for(n, session=session, form="A").answers for n in range(1, len(printed) + 1)]
+        assert got == [(int(d),) for d in printed]
+    assert {e.subject for e in key.entries if e.session == 1} == {"사회복지기초"}
 
 
 def test_healthex_vector_only_draft_key():
@@ -534,10 +548,18 @@ def test_hwp_key_with_multi_answer_cells():
     assert _answers(key, 20, form="B", subject="스포츠심리학") == (4,)
 
 
-def test_hwp_without_an_answer_table_is_refused():
-    # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title; the tables are BMP pictures.
-    with pytest.raises(InputError, match="no answer table found"):
-        read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))
+def test_hwp_key_of_embedded_screenshots_reads_as_its_pdf_twin(swc1_2021):
+    # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title ("최종 정답"); the six tables are BMP
+    # screenshots of a "가답안 조회" window, with the window's frame, scroll bar and the window behind it.
+    # Its twin swc1_2021_r19_answers.pdf holds the same tables as JPEGs (checked by eye above).
+    key = read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))
+    assert key.status == "final"  # the document's title, not the window's caption
+    assert key.entries == swc1_2021.entries
+
+
+def test_hwp_key_of_pictures_without_ocr_says_so():
+    with pytest.raises(InputError, match="pictures embedded in the document; run with --ocr auto"):
+        read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"), ocr="never")
 
 
 def test_hangul_letter_answer_cells():
