@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -625,3 +626,20 @@ def test_pairs_blocks_without_names_are_refused_not_merged(tmp_path):
     pdf = _pairs_key_pdf(tmp_path / "key.pdf", blocks, title="최종정답", heading="1교시 A형")
     with pytest.raises(InputError, match=r"numbers \[1, 2, 3, 4, 5, 6, 7, 8, 9, 10\] appear twice"):
         read_key(pdf)
+
+
+def test_text_key_with_cells_printed_on_two_lines():
+    # healthex_2018_s1+s2_AB_final_key.pdf (Hancom PDF): red multi-answer cells, some wrapped onto a second
+    # line that sticks out of the row's band ("①,②" over "④"). Rows of the A형 table by eye (page rendered at
+    # 130 dpi); the key was refused before ("numbers [16] are missing").
+    key = read_key(realdata_path("pdf", "healthex_2018_s1+s2_AB_final_key.pdf"))
+    assert key.status == "final"
+    assert sorted(key.group_counts().values()) == [20] * 16  # A형 and B형, 8 subjects, 1-20
+    rows = {
+        "운동처방론": "2(24)2424331411233(124)2112",
+        "기능해부학": "332244221244321(1234)3131",
+    }
+    for subject, printed in rows.items():
+        want = [tuple(int(d) for d in (group or single)) for group, single in re.findall(r"\((\d+)\)|(\d)", printed)]
+        assert [_answers(key, n, session=None, form="A", subject=subject) for n in range(1, 21)] == want
+    assert _answers(key, 16, form="B", subject="운동처방론") == (1, 2, 4)

@@ -10,7 +10,7 @@ import pymupdf
 from curation.core.errors import InputError
 from curation.keys.hwp_table import read_hwp_key
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
-from curation.keys.rows import group_rows
+from curation.keys.rows import group_rows, join_wrapped_cells
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.readers.hwp_pictures import hwp_pictures
@@ -118,7 +118,10 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
         texts = [page.get_text() for page in document]
-        pages = [group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]) for page in document]
+        pages = [
+            join_wrapped_cells(group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]))
+            for page in document
+        ]
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:
