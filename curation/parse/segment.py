@@ -168,14 +168,15 @@ def set_apart(line: Line, body_size: float) -> bool:
 
 
 def continues(previous: Line, line: Line) -> bool:
-    """A line wrapped from the one above it: next in the same column at the line pitch, starting where a
-    word of the line above starts (its first word, the text after an option marker, an option's second
-    cell). A wrapped option can fall centred in its column (an indented full-width line, a short last line
-    under an option's second cell); a heading stands apart from what is above it."""
+    """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
+    the same table row), starting where a word of the line above starts (its first word, the text after an
+    option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
+    full-width line, a short last line under an option's second cell); a heading stands apart from what is
+    above it."""
     if line.page != previous.page or line.column != previous.column:
         return False
-    gap = line.y0 - previous.y1
-    if not -0.2 * line.size <= gap <= 0.8 * (line.y1 - line.y0):
+    gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
+    if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
         return False
     return any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words)
 
@@ -302,7 +303,8 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             cur = None
             in_passage = True
             continue
-        wrapped = cur is not None and continues(cur.lines[-1], line)
+        # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up
+        wrapped = cur is not None and any(continues(above, line) for above in cur.lines[-3:])
         if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size):
             close(cur)
             cur = None
