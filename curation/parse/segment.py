@@ -173,8 +173,8 @@ def continues(previous: Line, line: Line) -> bool:
     option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
     full-width line, a short last line under an option's second cell); a heading stands apart from what is
     above it."""
-    if line.page != previous.page or line.column != previous.column:
-        return False
+    if line.page != previous.page or line.column != previous.column or abs(line.size - previous.size) > 0.1 * previous.size:
+        return False  # a heading or notice set in another size stands apart, wherever it starts
     gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
     if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
         return False
