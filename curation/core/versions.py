@@ -6,7 +6,7 @@ PARSER_VERSION = "parse-6"
 # Tesseract route: page triage, regions, rings, repairs
 OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines
-HWP_READER_VERSION = "hwp-lines-2"
+HWP_READER_VERSION = "hwp-lines-3"
 # answer-key readers (text tables, image tables, outlines, HWP tables, CSV/XLSX/JSON)
 KEY_READER_VERSION = "keys-3"
 # matching keys (normalised text for dedup and decontamination, never stored)
