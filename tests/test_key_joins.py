@@ -51,6 +51,15 @@ HEALTHEX_2020_S1_A = {
     "운동부하검사": "33413231122212343341",
 }
 
+# healthex_2016_s1+s2_AB_final_key.hwp ("2016년도 건강운동관리사 필기시험 정답"), table under "□ 건강(A형)",
+# the four 2교시 rows, cell by cell as the document's table holds them (기능해부학 3 is "①,②" over "③,④").
+HEALTHEX_2016_S2_A = {
+    "운동상해": "11333423434212134132",
+    "기능해부학": "2(12)(1234)33144314411224312",
+    "병태생리학": "31224431232114433224",
+    "스포츠심리학": "43142141243233342143",
+}
+
 
 def answers(printed: str) -> list[tuple[int, ...]]:
     """``"13(235)4"`` -> ``[(1,), (3,), (2, 3, 5), (4,)]``."""
@@ -107,6 +116,14 @@ CASES = {
         HEALTHEX_ROWS,  # same as the final key on this paper (see HEALTHEX_2020_S1_A)
         "provisional",  # "1교시 (가안)"
         needs_tesseract=True,  # vector outlines: rendered and read as a picture
+    ),
+    # A PDF paper with an HWP key. Options that wrap onto a line that falls centred in the column (an
+    # indented full-width line, a short last line under an option's second cell) are not subject headings.
+    "healthex2016-s2A-hwp-key": Case(
+        "healthex_2016_s2_A_q.pdf",
+        "healthex_2016_s1+s2_AB_final_key.hwp",
+        [row for subject, printed in HEALTHEX_2016_S2_A.items() for row in block(subject, 1, printed)],
+        None,  # the key says only "정답"
     ),
     # An HWP 5 paper, 회계학 1-50. The file holds no subject, session or title anywhere (body, header
     # streams, summary): only the booklet mark ①형. Its items have no subject to look the key up by: the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -382,19 +383,33 @@ def test_vector_only_draft_key_reads_its_status_from_the_title(monkeypatch):
     assert calls == [0]  # one small call, on the first page
     assert len(key.entries) == 320
 
-@pytest.mark.parametrize(
-    "name, why",
-    [
-        # Refusals, stated: the copier scan's grid does not segment (its rows merge or break), and the 2022
-        # key's light JPEG strokes break glyphs in its first table.
-        ("realtor_2025_r36_answers_SCANNED.pdf", "read back as the expected sequence"),
-        ("swc1_2022_r20_answers.pdf", "could not be split into number and answer cells"),
-    ],
-)
-def test_unreadable_image_keys_are_refused_clearly(name, why):
-    with pytest.raises(InputError, match=why) as raised:
+def test_copier_scan_key_is_refused_clearly():
+    # The copier scan's grid does not segment (its rows merge or break): refused, never read partially.
+    name = "realtor_2025_r36_answers_SCANNED.pdf"
+    with pytest.raises(InputError, match="could not be split into number and answer cells") as raised:
         read_key(realdata_path("pdf", name))
     assert name in str(raised.value) and "CSV/JSON" in str(raised.value)
+
+
+# swc1_2022_r20_answers.pdf, by eye from the page rendered with PyMuPDF: 1교시 A형 transcribed by a helper,
+# 2교시 and 3교시 A형 by another; five number/answer pairs a row, number cells shaded grey, the answers' light
+# JPEG strokes (a fixed ink threshold broke them: the key was refused before).
+SWC1_2022 = {
+    1: "12131" "53522" "52123" "41345" "42354" "35351" "41542" "33154" "22445" "13325",
+    2: "15413" "52442" "43345" "21125" "25353" "35433" "41255" "22433" "55213" "41522" "31235" "12444" "14423"
+    "35552" "55143",
+    3: "41152" "21425" "24235" "31515" "44333" "15235" "55243" "32514" "21343" "14324" "35543" "51533" "13544"
+    "14221" "52142",
+}
+
+
+def test_image_key_with_shaded_number_cells_and_light_strokes():
+    key = read_key(realdata_path("pdf", "swc1_2022_r20_answers.pdf"))
+    assert key.status == "final"  # 확정정답
+    for session, printed in SWC1_2022.items():
+        got = [key.answer_for(n, session=session, form="A").answers for n in range(1, len(printed) + 1)]
+        assert got == [(int(d),) for d in printed]
+    assert {e.subject for e in key.entries if e.session == 1} == {"사회복지기초"}
 
 
 def test_healthex_vector_only_draft_key():
@@ -534,10 +549,18 @@ def test_hwp_key_with_multi_answer_cells():
     assert _answers(key, 20, form="B", subject="스포츠심리학") == (4,)
 
 
-def test_hwp_without_an_answer_table_is_refused():
-    # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title; the tables are BMP pictures.
-    with pytest.raises(InputError, match="no answer table found"):
-        read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))
+def test_hwp_key_of_embedded_screenshots_reads_as_its_pdf_twin(swc1_2021):
+    # swc1_2021_r19_answers_BMP-IMAGES.hwp: the only text is the title ("최종 정답"); the six tables are BMP
+    # screenshots of a "가답안 조회" window, with the window's frame, scroll bar and the window behind it.
+    # Its twin swc1_2021_r19_answers.pdf holds the same tables as JPEGs (checked by eye above).
+    key = read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"))
+    assert key.status == "final"  # the document's title, not the window's caption
+    assert key.entries == swc1_2021.entries
+
+
+def test_hwp_key_of_pictures_without_ocr_says_so():
+    with pytest.raises(InputError, match="pictures embedded in the document; run with --ocr auto"):
+        read_key(realdata_path("pdf", "swc1_2021_r19_answers_BMP-IMAGES.hwp"), ocr="never")
 
 
 def test_hangul_letter_answer_cells():
@@ -546,3 +569,77 @@ def test_hangul_letter_answer_cells():
     assert read_answer_cell("나, 라").answers == (2, 4)
     with pytest.raises(ValueError):
         read_answer_cell("가나")  # not a cell: two letters without a separator
+
+
+# ---- number/answer pairs five to a row, one block per subject (ezPDF prints) -------------------------------
+
+
+def _pairs_key_pdf(path: Path, blocks: list[tuple[str, str]], *, title: str, heading: str) -> Path:
+    """A key as ezPDF Builder prints an HWP key table: every cell's text drawn on its own at the cell's
+    place inside ruled cells, number cells and answer cells alternating, five pairs a row, a block per
+    subject under its name; no header row."""
+    import pymupdf
+
+    document = pymupdf.open()
+    document.set_metadata({"producer": "ezPDF Builder Supreme", "title": title})
+    page = document.new_page(width=595, height=842)
+    page.insert_text((150, 60), title, fontname="korea", fontsize=14)
+    page.insert_text((60, 95), heading, fontname="korea", fontsize=11)
+    y = 120.0
+    for label, printed in blocks:
+        page.insert_text((60, y), label, fontname="korea", fontsize=11)
+        y += 10
+        cells = [(n, cell) for n, cell in enumerate(printed.split(), start=1)]
+        for row in range(0, len(cells), 5):
+            for k, (number, cell) in enumerate(cells[row : row + 5]):
+                x = 60 + k * 95
+                page.draw_rect(pymupdf.Rect(x, y, x + 40, y + 18), color=(0, 0, 0), fill=(0.8, 0.8, 0.8), width=0.5)
+                page.draw_rect(pymupdf.Rect(x + 40, y, x + 95, y + 18), color=(0, 0, 0), width=0.5)
+                page.insert_text((x + 14, y + 13), str(number), fontname="korea", fontsize=10)
+                page.insert_text((x + 56, y + 13), cell, fontname="korea", fontsize=10)
+            y += 18
+        y += 22
+    document.save(path)
+    return path
+
+
+def test_pairs_five_to_a_row_one_block_per_subject(tmp_path):
+    blocks = [
+        ("운동생리학", "③ ① ② ④ ① ② ③ ④ ② ① ③ ② ④ ① ③ ④ ② ③ ① ③"),
+        ("[제2과목] 건강·체력평가", "④ ① ③ ④ ③ ③ ①,③ ④ ② ② ① ③ ③ ② ④ ① ① ② ① ①"),
+        ("운동처방론", "③ ② ① ④ ③ ③ ④ ④ ② ① ③ ④ ③ ① ② ① ① ②"),  # 18: the last row holds three pairs
+    ]
+    pdf = _pairs_key_pdf(tmp_path / "key.pdf", blocks, title="2024년도 건강운동관리사 필기시험 가답안", heading="1교시 A형")
+    key = read_key(pdf)
+    assert key.status == "provisional"
+    assert {(e.session, e.form) for e in key.entries} == {(1, "A")}
+    assert Counter(e.subject for e in key.entries) == {"운동생리학": 20, "건강·체력평가": 20, "운동처방론": 18}
+    for subject, printed in blocks:
+        name = subject.removeprefix("[제2과목] ")
+        want = [tuple(sorted("①②③④".index(c) + 1 for c in cell.split(","))) for cell in printed.split()]
+        assert [key.answer_for(n, subject=name).answers for n in range(1, len(want) + 1)] == want
+
+
+def test_pairs_blocks_without_names_are_refused_not_merged(tmp_path):
+    # Two blocks numbered 1-10 and nothing to tell them apart: the numbers repeat, and the key says so.
+    blocks = [("", "① ② ③ ④ ① ② ③ ④ ① ②"), ("", "② ③ ④ ① ② ③ ④ ① ② ③")]
+    pdf = _pairs_key_pdf(tmp_path / "key.pdf", blocks, title="최종정답", heading="1교시 A형")
+    with pytest.raises(InputError, match=r"numbers \[1, 2, 3, 4, 5, 6, 7, 8, 9, 10\] appear twice"):
+        read_key(pdf)
+
+
+def test_text_key_with_cells_printed_on_two_lines():
+    # healthex_2018_s1+s2_AB_final_key.pdf (Hancom PDF): red multi-answer cells, some wrapped onto a second
+    # line that sticks out of the row's band ("①,②" over "④"). Rows of the A형 table by eye (page rendered at
+    # 130 dpi); the key was refused before ("numbers [16] are missing").
+    key = read_key(realdata_path("pdf", "healthex_2018_s1+s2_AB_final_key.pdf"))
+    assert key.status == "final"
+    assert sorted(key.group_counts().values()) == [20] * 16  # A형 and B형, 8 subjects, 1-20
+    rows = {
+        "운동처방론": "2(24)2424331411233(124)2112",
+        "기능해부학": "332244221244321(1234)3131",
+    }
+    for subject, printed in rows.items():
+        want = [tuple(int(d) for d in (group or single)) for group, single in re.findall(r"\((\d+)\)|(\d)", printed)]
+        assert [_answers(key, n, session=None, form="A", subject=subject) for n in range(1, 21)] == want
+    assert _answers(key, 16, form="B", subject="운동처방론") == (1, 2, 4)

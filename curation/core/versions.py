@@ -2,13 +2,13 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables, validation
-PARSER_VERSION = "parse-5"
+PARSER_VERSION = "parse-6"
 # Tesseract route: page triage, regions, rings, repairs
 OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines
-HWP_READER_VERSION = "hwp-lines-2"
+HWP_READER_VERSION = "hwp-lines-3"
 # answer-key readers (text tables, image tables, outlines, HWP tables, CSV/XLSX/JSON)
-KEY_READER_VERSION = "keys-2"
+KEY_READER_VERSION = "keys-3"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates

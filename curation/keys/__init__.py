@@ -8,7 +8,8 @@
   as glyphs and tokens), ``grids`` (tables from the layout), ``digits`` (digit templates, answer cells,
   ``circled`` digits, ``shapes`` to compare glyphs) and ``image_labels`` (session, form, subject, title),
   with ``image_text`` reading words through the one Tesseract adapter, ``curation.ocr.tesseract``.
-- ``hwp_table``: HWP 5 / HWPX keys, their tables laid out for ``text_table``.
+- ``hwp_table``: HWP 5 / HWPX keys, their tables laid out for ``text_table``; an HWP key whose tables are
+  embedded pictures (``curation.readers.hwp_pictures``) is read by ``image_table``, a page per picture.
 - ``tabular``: CSV/XLSX/JSON keys.  ``rows``: words with boxes grouped into rows.
 """
 

@@ -12,7 +12,11 @@ import pymupdf
 from curation.keys.rows import group_rows
 from curation.readers.words import Word
 
-INK_THRESHOLD = 140
+# Ink is a pixel at least this much darker than the paper around it: the paper is the page's own shade
+# under the glyph (white, or the grey of a shaded number cell), so light JPEG strokes on white and dark
+# digits on grey both come out whole.
+INK_RATIO = 0.7
+PAPER_KERNEL = 15  # px: wider than any glyph stroke at the render resolution (2-4 px/pt), narrower than a cell
 
 
 @dataclass
@@ -49,7 +53,7 @@ def render_page(page: pymupdf.Page) -> np.ndarray:
 
 def page_lines(gray: np.ndarray) -> tuple[list[list[Token]], float] | None:
     """The page's rows of tokens, top to bottom, and the median glyph height; None without glyphs."""
-    ink = (gray < INK_THRESHOLD).astype(np.uint8)
+    ink = ink_mask(gray)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     heights = stats[1:, cv2.CC_STAT_HEIGHT]
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -58,16 +62,28 @@ def page_lines(gray: np.ndarray) -> tuple[list[list[Token]], float] | None:
         return None
     glyph_height = float(np.median(sized))
     glyphs: list[Glyph] = []
+    page_h, page_w = gray.shape
     for label in range(1, count):
         x, y, w, h, area = stats[label]
         if area < 3 or h > 3 * glyph_height or w > 6 * glyph_height:
             continue
+        if x == 0 or y == 0 or x + w == page_w or y + h == page_h:
+            continue  # cut by the picture's edge: a screenshot's frame or the window behind, not a whole glyph
         crop = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
         glyphs.append(Glyph((int(x), int(y), int(x + w), int(y + h)), crop))
     words = [Word(*g.box, str(i), size=g.box[3] - g.box[1]) for i, g in enumerate(glyphs)]
     rows = group_rows(words)
     lines = [_tokens([glyphs[int(w.text)] for w in row.words], glyph_height) for row in rows]
     return lines, glyph_height
+
+
+def ink_mask(gray: np.ndarray) -> np.ndarray:
+    """1 where a pixel is ink: darker than ``INK_RATIO`` of the local paper, found by closing the page
+    (removing every dark mark thinner than ``PAPER_KERNEL``). A fixed threshold breaks the thin strokes of a
+    screenshot's anti-aliased digits, or takes a shaded cell for ink."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (PAPER_KERNEL, PAPER_KERNEL))
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    return (gray.astype(np.float32) < INK_RATIO * paper).astype(np.uint8)
 
 
 def _tokens(glyphs: list[Glyph], glyph_height: float) -> list[Token]:
@@ -83,9 +99,9 @@ def _tokens(glyphs: list[Glyph], glyph_height: float) -> list[Token]:
 
 
 def _rule(glyph: Glyph, glyph_height: float) -> bool:
-    """A piece of a ruled line that a scan left between cells: taller than text and hair-thin."""
+    """A piece of a ruled line that a scan left between cells: as tall as text or taller, and hair-thin."""
     h, w = glyph.image.shape
-    return h > 1.1 * glyph_height and w < 0.15 * h
+    return h > 1.1 * glyph_height and w < 0.15 * h or h >= glyph_height and w < 0.12 * h
 
 
 def _split_touching(glyph: Glyph, glyph_height: float) -> list[Glyph]:

@@ -57,6 +57,8 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
                 pending_labels = []
             current.rows.append(cells)
             current.row_labels.append([t for t in line if t.box[2] <= cells[0].box[0]])
+        elif (aligned := _in_columns(tokens, current, glyph_height)) is not None:
+            current.rows.append(aligned)
         elif _is_grid_row(tokens, glyph_height):
             if current is None or current.kind != "pairs" or len(tokens) != len(current.rows[0]):
                 current = Table(page=page, labels=pending_labels, rows=[])
@@ -74,7 +76,33 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
                 tables.remove(current)  # one row of narrow glyphs is a title, not a grid
             current = None
             pending_labels = [*pending_labels, Label(line, glyph_height)][-MAX_LABELS:]
-    return [table for table in tables if len(table.rows) >= 2]
+    tables = [table for table in tables if len(table.rows) >= 2]
+    for table in tables:
+        _trim_labels(table, glyph_height)
+    return tables
+
+
+def _trim_labels(table: Table, glyph_height: float) -> None:
+    """A label line reads only over its table: marks right of it (a screenshot's scroll bar) are not
+    part of the label."""
+    right = max(row[-1].box[2] for row in table.rows) + glyph_height
+    for label in table.labels:
+        label.tokens = [t for t in label.tokens if t.box[0] < right]
+    table.labels = [label for label in table.labels if label.tokens]
+
+
+def _in_columns(tokens: list[Token], table: Table | None, glyph_height: float) -> list[Token] | None:
+    """A row of a pairs table with marks beside it (a screenshot holds the window behind the table): the
+    tokens standing in the table's columns, when they are exactly its cells and the rest lie outside them."""
+    if table is None or table.kind != "pairs" or len(tokens) <= len(table.rows[-1]):
+        return None
+    columns = [(t.box[0] + t.box[2]) / 2 for t in table.rows[-1]]
+    inside = [t for t in tokens if min(abs((t.box[0] + t.box[2]) / 2 - x) for x in columns) <= glyph_height]
+    left, right = table.rows[-1][0].box[0] - glyph_height, table.rows[-1][-1].box[2] + glyph_height
+    outside = [t for t in tokens if t not in inside]
+    if len(inside) != len(columns) or any(left < t.box[2] and t.box[0] < right for t in outside):
+        return None
+    return inside if _is_grid_row(inside, glyph_height) else None
 
 
 def _is_grid_row(tokens: list[Token], glyph_height: float) -> bool:

@@ -10,9 +10,10 @@ import pymupdf
 from curation.core.errors import InputError
 from curation.keys.hwp_table import read_hwp_key
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
-from curation.keys.rows import group_rows
+from curation.keys.rows import group_rows, join_wrapped_cells
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
+from curation.readers.hwp_pictures import hwp_pictures
 from curation.readers.hwpx import is_hwpx
 from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
@@ -43,6 +44,9 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
         status, entries = read_xlsx_key(path)
     elif kind == "ole" or (kind == "zip" and is_hwpx(path)):
         status, entries = read_hwp_key(path)
+        if not entries and (pictures := hwp_pictures(path)):
+            picture_status, entries = _read_pictures(path, pictures, ocr)
+            status = status or picture_status  # the document's own title first, not a screenshot's caption
     elif kind == "html":
         raise InputError(
             f"{path}: is an HTML page, not an answer key (the site served a web page, often an error or login "
@@ -93,12 +97,31 @@ def _image_as_pdf(path: Path) -> pymupdf.Document:
         raise InputError(f"{path}: the image cannot be decoded ({exc}); download it again")
 
 
+def _read_pictures(path: Path, pictures: list[tuple[str, bytes]], ocr: str) -> tuple[str | None, list[KeyEntry]]:
+    """An HWP key whose tables are embedded pictures (screenshots): one PDF page per picture, pixel for
+    point, read like an image-only PDF (page N is the document's N-th picture)."""
+    if ocr == "never":
+        raise InputError(f"{path}: the key's tables are pictures embedded in the document; run with --ocr auto")
+    document = pymupdf.open()
+    for name, data in pictures:
+        try:
+            with pymupdf.open(stream=data, filetype=name.rsplit(".", 1)[-1].lower()) as picture:
+                with pymupdf.open("pdf", picture.convert_to_pdf()) as page:
+                    document.insert_pdf(page)
+        except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+            raise InputError(f"{path}: the embedded picture {name} cannot be decoded ({exc}); give the key as CSV/JSON")
+    return _read_pdf(path, document, "always")
+
+
 def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | None, list[KeyEntry]]:
     with document:
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
         texts = [page.get_text() for page in document]
-        pages = [group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]) for page in document]
+        pages = [
+            join_wrapped_cells(group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]))
+            for page in document
+        ]
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:

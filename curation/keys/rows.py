@@ -58,3 +58,41 @@ def group_rows(words: list[Word]) -> list[Row]:
 def _median_height(words: list[Word]) -> float:
     heights = sorted(word.height for word in words)
     return heights[len(heights) // 2] if heights else 0.0
+
+
+CELL_ROW_MAX = 3  # words in a line that is a piece of a table row, not a row of its own
+
+
+def join_wrapped_cells(rows: list[Row]) -> list[Row]:
+    """A cell printed on two lines (``①,②`` over ``④``) sticks out of its row's band, above or below it,
+    as a short line of its own. Such a line joins the nearest row within a line's height that has a gap
+    where it stands: no word of that row under it, words of that row on both sides of it."""
+    full = [row for row in rows if len(row.words) > CELL_ROW_MAX]
+    joined: dict[int, list[Word]] = {id(row): list(row.words) for row in full}
+    kept: list[Row] = []
+    for row in rows:
+        if len(row.words) > CELL_ROW_MAX:
+            continue
+        height = row.y1 - row.y0
+        centre = (row.y0 + row.y1) / 2
+        near = [
+            other
+            for other in full
+            if max(other.y0 - row.y1, row.y0 - other.y1) <= height and _fills_gap(row, other)
+        ]
+        if near:
+            target = min(near, key=lambda other: abs((other.y0 + other.y1) / 2 - centre))
+            joined[id(target)].extend(row.words)
+        else:
+            kept.append(row)
+    out = kept + [Row(tuple(sorted(joined[id(row)], key=lambda w: w.x0))) for row in full]
+    return sorted(out, key=lambda row: row.y0)
+
+
+def _fills_gap(piece: Row, row: Row) -> bool:
+    for word in piece.words:
+        if any(other.x0 < word.x1 and word.x0 < other.x1 for other in row.words):
+            return False
+        if not (any(other.x1 <= word.x0 for other in row.words) and any(other.x0 >= word.x1 for other in row.words)):
+            return False
+    return True

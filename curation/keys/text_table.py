@@ -4,7 +4,10 @@ The header row names the columns and the data rows are read by nearest column, s
 - 국시원 row tables: ``교시 | 과목 | 문제번호 | 짝수형(정답)``;
 - FSS CPA block tables: ``문항번호 | ①형 | ②형 || 문항번호 | ①형 | ②형`` (the form labels on a second
   header row), one subject per page titled ``상법정답``;
-- KSPO matrices: ``과 목 | 1 | 2 | ... | 20`` with one subject per row, forms and sessions named above.
+- KSPO matrices: ``과 목 | 1 | 2 | ... | 20`` with one subject per row, forms and sessions named above;
+- pairs without a header (ezPDF and Hancom prints of HRDK/KSPO tables): rows ``1 ③ 2 ① 3 ② 4 ④ 5 ①``,
+  number and answer cells alternating, one block per subject under its name (``운동생리학``, ``[1과목]
+  사회복지기초``), ``1교시 A형`` above.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ _FORM_HEAD = re.compile(r"^(?P<form>[A-Z]|홀수|짝수|[①-⑨])형$")
 _SESSION = re.compile(r"(\d+)\s*교\s*시")
 _FORM_IN_TEXT = re.compile(r"(?<![가-힣A-Za-z])([A-Z]|홀수|짝수|[①-⑨])\s*형")
 _SUBJECT_TITLE = re.compile(r"^([가-힣·ㆍ･()]{2,}?)\s*정답$")
+# A block's heading: a subject name, perhaps after "과목명:", "[제1과목]", "1과목" and in brackets.
+_BLOCK_LABEL = re.compile(r"^[\[【〈<(]?(?:과목명?\s*[:：]|제?\d+\s*과목)?[\]】〉>):：.\s]*([가-힣·ㆍ･ ()]{2,30}?)[\]】〉>]?$")
+_NOT_SUBJECT = re.compile(r"정답|답안|시험|교시|문항|번호|[A-Z]형|^과\s*목$")
+_CELL_NUMBER = re.compile(r"\d{1,3}")
+PAIRS_TO_START = 3  # a block opens with a full row; only its last row may hold fewer pairs
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,9 @@ class Context:
     form: str | None = None
     subject: str | None = None
     columns: list[Column] = field(default_factory=list)
+    label: str | None = None  # the subject named above the next pairs block
+    pairs_subject: str | None = None
+    last_pair: int | None = None  # the last number of the pairs block being read
 
 
 class CellError(ValueError):
@@ -66,6 +77,16 @@ def read_rows(pages: list[list[Row]], *, options: int = 5) -> list[list[KeyEntry
                 if forms:
                     context.columns = sorted(context.columns + forms, key=lambda c: c.x)
                     continue
+            if (pairs := _pairs(row, context.last_pair)) is not None:
+                if context.last_pair is None:
+                    context.pairs_subject, context.label = context.label or context.subject, None
+                context.last_pair = pairs[-1][0]
+                entries.extend(
+                    _entry(number, text, context.session, context.pairs_subject, context.form, page_number, options)
+                    for number, text in pairs
+                )
+                continue
+            context.last_pair = None
             read = _data_row(row, context, page_number, options) if context.columns else None
             if read:
                 entries.extend(read)
@@ -174,6 +195,25 @@ def _entry(number: int, text: str, session, subject, form, page: int, options: i
     )
 
 
+def _pairs(row: Row, after: int | None) -> list[tuple[int, str]] | None:
+    """A headerless row of (number, answer) cells: numbers running on by one, each followed by a cell that
+    reads as an answer; a row continuing a block starts at the number after its last."""
+    texts = [_norm(w.text) for w in row.words]
+    if len(texts) < 2 or len(texts) % 2 or not all(_CELL_NUMBER.fullmatch(t) for t in texts[0::2]):
+        return None
+    numbers = [int(t) for t in texts[0::2]]
+    if any(b != a + 1 for a, b in zip(numbers, numbers[1:])):
+        return None
+    if len(numbers) < PAIRS_TO_START and (after is None or numbers[0] != after + 1):
+        return None
+    for cell in texts[1::2]:
+        try:
+            read_answer_cell(cell)
+        except ValueError:
+            return None
+    return list(zip(numbers, texts[1::2]))
+
+
 def _update_context(row: Row, context: Context) -> None:
     text = unicodedata.normalize("NFC", row.text)
     if match := _SESSION.search(text):
@@ -183,3 +223,5 @@ def _update_context(row: Row, context: Context) -> None:
         context.form = forms.pop()
     if match := _SUBJECT_TITLE.match(_norm(text)):
         context.subject = match.group(1)
+    elif (label := _BLOCK_LABEL.match(text.strip())) and not _NOT_SUBJECT.search(label.group(1)):
+        context.label = _norm(label.group(1))

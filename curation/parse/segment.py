@@ -167,6 +167,20 @@ def set_apart(line: Line, body_size: float) -> bool:
     return centred or line.size >= 1.15 * body_size
 
 
+def continues(previous: Line, line: Line) -> bool:
+    """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
+    the same table row), starting where a word of the line above starts (its first word, the text after an
+    option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
+    full-width line, a short last line under an option's second cell); a heading stands apart from what is
+    above it."""
+    if line.page != previous.page or line.column != previous.column or abs(line.size - previous.size) > 0.1 * previous.size:
+        return False  # a heading or notice set in another size stands apart, wherever it starts
+    gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
+    if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
+        return False
+    return any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words)
+
+
 def names_a_subject(text: str) -> bool:
     """Whether a line's words could name a subject: short, mostly Hangul, not an instruction, box title,
     title line or sentence, and free of money, figures and number columns (a table's row is not a name)."""
@@ -289,13 +303,15 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             cur = None
             in_passage = True
             continue
-        if (cur is None or cur.complete) and not in_passage and is_heading(line, body_size):
+        # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up
+        wrapped = cur is not None and any(continues(above, line) for above in cur.lines[-3:])
+        if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size):
             close(cur)
             cur = None
             subject = line.text.strip()
             heading_since_last = True
             continue
-        if cur is not None and cur.complete and set_apart(line, body_size):
+        if cur is not None and cur.complete and not wrapped and set_apart(line, body_size):
             close(cur)  # a notice after the last option ("1교시 종료"), not part of it
             cur = None
             continue

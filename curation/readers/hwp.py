@@ -11,8 +11,10 @@ Tables of one cell (the boxed <보기> blocks) become plain lines; a one-row lay
 label opens; larger tables become Markdown rows, as the PDF route inlines them. Each paragraph's line keeps
 the type size most of it is set in, so headings and notices set larger stay set apart. Options labelled
 가. 나. 다. 라. (on a paper without circled options) become ①-④. Headers, footers and page numbers are left
-out, like page furniture in a PDF. No paper at hand uses Hancom's paragraph numbering (no NUMBERING record,
-no numbered paragraph head): numbers are read as typed.
+out, like page furniture in a PDF. A paragraph set with Hancom's paragraph or outline numbering gets the
+label it prints (``hwp_numbering``: ``1.``, ``가.``, ``①`` made from the numbering definition, counted on
+through the document); no paper in ../shared numbers its paragraphs so (their numbers are typed), but their
+NUMBERING records decode to Hangul's default 1. 가. 1) 가) (1) (가) ①.
 """
 
 from __future__ import annotations

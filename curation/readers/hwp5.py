@@ -19,9 +19,12 @@ import olefile
 
 from curation.core.errors import InputError
 from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
+from curation.readers.hwp_numbering import SHAPE_NAMES, Level, Numbering, NumberingCounter
 
 # Record tags (HWPTAG_BEGIN = 0x10)
 CHAR_SHAPE = 0x10 + 5
+NUMBERING = 0x10 + 7
+PARA_SHAPE = 0x10 + 9
 PARA_HEADER = 0x10 + 50
 PARA_TEXT = 0x10 + 51
 PARA_CHAR_SHAPE = 0x10 + 52
@@ -117,15 +120,77 @@ def _char_sizes(doc_info: bytes) -> list[float]:
     ]
 
 
-class _Hwp5Reader:
-    def __init__(self, char_sizes: list[float]):
-        self.char_sizes = char_sizes
+def _numberings(doc_info: list[_Record]) -> list[Numbering]:
+    """NUMBERING records: seven levels of (head info, template), the start number, then (5.0.2.5 on) a
+    start per level. The head info's bits 5-8 code the number shape."""
+    found: list[Numbering] = []
+    for rec in (r for r in _walk(doc_info) if r.tag == NUMBERING):
+        data, pos, heads = rec.payload, 0, []
+        for _ in range(7):
+            if pos + 14 > len(data):
+                break
+            (info,) = struct.unpack_from("<I", data, pos)
+            (length,) = struct.unpack_from("<H", data, pos + 12)
+            template = data[pos + 14 : pos + 14 + 2 * length].decode("utf-16-le", errors="replace")
+            heads.append((template, SHAPE_NAMES[(info >> 5) & 0xF] if (info >> 5) & 0xF < len(SHAPE_NAMES) else "DIGIT"))
+            pos += 14 + 2 * length
+        starts = [1] * len(heads)
+        if pos + 2 + 4 * len(heads) <= len(data):
+            starts = [max(1, n) for n in struct.unpack_from(f"<{len(heads)}I", data, pos + 2)]
+        found.append(Numbering(tuple(Level(t, shape, start) for (t, shape), start in zip(heads, starts))))
+    return found
 
-    def paragraphs(self, records: list[_Record], out: list[str]) -> None:
+
+def _para_heads(doc_info: list[_Record]) -> list[tuple[int, int, int]]:
+    """Each PARA_SHAPE's paragraph head: (kind: 0 none, 1 outline, 2 numbering, 3 bullet; level, 0-based;
+    numbering id, 1-based)."""
+    heads = []
+    for rec in (r for r in _walk(doc_info) if r.tag == PARA_SHAPE):
+        if len(rec.payload) < 32:
+            heads.append((0, 0, 0))
+            continue
+        (flags,) = struct.unpack_from("<I", rec.payload, 0)
+        (numbering,) = struct.unpack_from("<H", rec.payload, 30)
+        heads.append(((flags >> 23) & 3, (flags >> 25) & 7, numbering))
+    return heads
+
+
+class _Hwp5Reader:
+    def __init__(self, path: Path, char_sizes: list[float], numberings: list[Numbering], heads: list[tuple[int, int, int]]):
+        self.path = path
+        self.char_sizes = char_sizes
+        self.numberings = numberings
+        self.heads = heads
+        self.counter = NumberingCounter()
+        self.outline = 0  # the section's outline numbering id (SECTION_DEF), for outline-headed paragraphs
+        self.where = ""
+
+    def paragraphs(self, records: list[_Record], out: list[str], section: int = 0) -> None:
         """Paragraphs among ``records`` (siblings) into ``out``, controls expanded in place."""
+        index = 0
         for rec in records:
             if rec.tag == PARA_HEADER:
+                index += 1
+                self.where = f"section {section + 1}, paragraph {index}"
                 self.paragraph(rec, out)
+
+    def label(self, para: _Record) -> str:
+        """The printed label of a numbered paragraph (its PARA_SHAPE's head), or ''."""
+        if len(para.payload) < 10:
+            return ""
+        (shape,) = struct.unpack_from("<H", para.payload, 8)
+        kind, level, numbering = self.heads[shape] if shape < len(self.heads) else (0, 0, 0)
+        if kind == 1:
+            numbering = self.outline
+        elif kind != 2:
+            return ""
+        if not 1 <= numbering <= len(self.numberings):
+            raise InputError(
+                f"{self.path}: {self.where} is numbered by paragraph numbering {numbering}, which the document "
+                f"does not define ({len(self.numberings)} definitions); open it in Hangul and save it again"
+            )
+        label = self.counter.label(numbering, self.numberings[numbering - 1], level)
+        return f"{label} " if label else ""
 
     def type_size(self, para: _Record) -> float | None:
         """The size most of the paragraph's characters are set in (PARA_CHAR_SHAPE: runs of position, shape)."""
@@ -149,8 +214,11 @@ class _Hwp5Reader:
 
         text = next((c for c in para.children if c.tag == PARA_TEXT), None)
         controls = [c for c in para.children if c.tag == CTRL_HEADER]
+        for ctrl in controls:
+            if _ctrl_id(ctrl) == "secd" and len(ctrl.payload) >= 20:
+                (self.outline,) = struct.unpack_from("<H", ctrl.payload, 18)
         parts = _paragraph_parts(text.payload) if text else [""]
-        current = ""
+        current = self.label(para)
         control_index = 0
         for part in parts:
             if isinstance(part, str):
@@ -245,9 +313,11 @@ def read_hwp5(path: str | Path) -> HwpText:
         if not names:
             raise InputError(f"{path}: the HWP document has no BodyText sections")
         lines: list[str] = []
-        reader = _Hwp5Reader(_char_sizes(_stream(ole, "DocInfo", flags, path)) if ole.exists("DocInfo") else [])
-        for name in names:
-            reader.paragraphs(_records(_stream(ole, name, flags, path)), lines)
+        doc_info = _stream(ole, "DocInfo", flags, path) if ole.exists("DocInfo") else b""
+        info = _records(doc_info)
+        reader = _Hwp5Reader(path, _char_sizes(doc_info), _numberings(info), _para_heads(info))
+        for section, name in enumerate(names):
+            reader.paragraphs(_records(_stream(ole, name, flags, path)), lines, section)
     cleaned, line_sizes = clean_lines(lines)
     return HwpText(cleaned, str(path), "hwp5", len(names), line_sizes)
 

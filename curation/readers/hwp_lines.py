@@ -45,6 +45,8 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
         return _option_lines(sorted(texts))
     if len({row for row, _, _ in filled}) == 1 and LABEL.match(" ".join(sorted(filled)[0][2]).strip()):
         return _labelled_row(sorted(filled))
+    if len({row for row, _, _ in filled}) == 1 and (listed := _line_by_line(sorted(filled))):
+        return listed
     rows = max(rows, max(r for r, _, _ in cells) + 1)
     cols = max(cols, max(c for _, c, _ in cells) + 1)
     grid = [["" for _ in range(cols)] for _ in range(rows)]
@@ -70,6 +72,15 @@ def _labelled_row(cells: list[tuple[int, int, list[str]]]) -> list[str]:
     if not rest:
         return [label]
     return [SizedLine(f"{label} {rest[0].strip()}", getattr(rest[0], "size", None))] + rest[1:]
+
+
+def _line_by_line(cells: list[tuple[int, int, list[str]]]) -> list[str]:
+    """A one-row layout table whose cells hold as many lines each (items in one cell, their amounts in the
+    next: ``· 직접재료원가`` beside ``￦550``) prints a list: one line per printed line, cells side by side."""
+    columns = [[line.strip() for line in lines if line.strip()] for _, _, lines in cells]
+    if len(columns) < 2 or len({len(column) for column in columns}) != 1 or len(columns[0]) < 2:
+        return []
+    return [" ".join(parts) for parts in zip(*columns)]
 
 
 def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:

@@ -11,26 +11,76 @@ from xml.etree import ElementTree
 
 from curation.core.errors import InputError
 from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
+from curation.readers.hwp_numbering import Level, Numbering, NumberingCounter
 
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _char_sizes(header: bytes) -> dict[str, float]:
+def _char_sizes(root: ElementTree.Element) -> dict[str, float]:
     """``Contents/header.xml``: each ``hh:charPr``'s size in points (``height`` in 1/100 pt), by its id."""
-    root = ElementTree.fromstring(header)
     return {
         e.get("id", ""): int(e.get("height", "0")) / 100 for e in root.iter() if _local(e.tag) == "charPr"
     }
 
 
+def _numberings(root: ElementTree.Element) -> dict[str, Numbering]:
+    """``hh:numbering`` definitions by id: ``hh:paraHead`` per level (``level`` 1-based, ``numFormat``,
+    ``start``), its text the template (``^1.``)."""
+    found: dict[str, Numbering] = {}
+    for numbering in (e for e in root.iter() if _local(e.tag) == "numbering"):
+        heads = sorted((e for e in numbering if _local(e.tag) == "paraHead"), key=lambda e: int(e.get("level", "1")))
+        levels = [Level(h.text or "", h.get("numFormat", "DIGIT"), max(1, int(h.get("start", "1") or 1))) for h in heads]
+        found[numbering.get("id", "")] = Numbering(tuple(levels))
+    return found
+
+
+def _headings(root: ElementTree.Element) -> dict[str, tuple[str, str, int]]:
+    """Each ``hh:paraPr``'s ``hh:heading``: (type NONE/OUTLINE/NUMBER/BULLET, numbering id, level 0-based)."""
+    found: dict[str, tuple[str, str, int]] = {}
+    for para in (e for e in root.iter() if _local(e.tag) == "paraPr"):
+        heading = next((e for e in para.iter() if _local(e.tag) == "heading"), None)
+        if heading is not None:
+            found[para.get("id", "")] = (heading.get("type", "NONE"), heading.get("idRef", ""), int(heading.get("level", "0") or 0))
+    return found
+
+
 class _HwpxReader:
-    def __init__(self, char_sizes: dict[str, float]):
+    def __init__(
+        self,
+        path: Path,
+        char_sizes: dict[str, float],
+        numberings: dict[str, Numbering] | None = None,
+        headings: dict[str, tuple[str, str, int]] | None = None,
+    ):
+        self.path = path
         self.char_sizes = char_sizes
+        self.numberings = numberings or {}
+        self.headings = headings or {}
+        self.counter = NumberingCounter()
+        self.outline = ""  # the section's outline numbering (hp:secPr outlineShapeIDRef)
+        self.where = ""
+
+    def label(self, p: ElementTree.Element) -> str:
+        """The printed label of a numbered paragraph (its paraPr's heading), or ''."""
+        kind, numbering, level = self.headings.get(p.get("paraPrIDRef", ""), ("NONE", "", 0))
+        if kind == "OUTLINE":
+            numbering = self.outline
+        elif kind != "NUMBER":
+            return ""
+        if numbering not in self.numberings:
+            raise InputError(
+                f"{self.path}: {self.where} is numbered by paragraph numbering {numbering!r}, which "
+                "Contents/header.xml does not define; open it in Hangul and save it again"
+            )
+        label = self.counter.label(numbering, self.numberings[numbering], level)
+        return f"{label} " if label else ""
 
     def paragraph(self, p: ElementTree.Element, out: list[str]) -> None:
-        current = self._inline(p, out, "")
+        for sec in (e for e in p.iter() if _local(e.tag) == "secPr"):
+            self.outline = sec.get("outlineShapeIDRef", self.outline)
+        current = self._inline(p, out, self.label(p))
         if current.strip():
             size = self.type_size(p)
             out.extend(SizedLine(line, size) for line in current.split("\n"))
@@ -120,16 +170,20 @@ def read_hwpx(path: str | Path) -> HwpText:
         lines: list[str] = []
         try:
             has_header = "Contents/header.xml" in archive.namelist()
-            sizes = _char_sizes(archive.read("Contents/header.xml")) if has_header else {}
+            header = ElementTree.fromstring(archive.read("Contents/header.xml")) if has_header else None
         except ElementTree.ParseError as exc:
             raise InputError(f"{path}: Contents/header.xml is not well-formed XML ({exc})") from exc
-        reader = _HwpxReader(sizes)
+        if header is None:
+            reader = _HwpxReader(path, {})
+        else:
+            reader = _HwpxReader(path, _char_sizes(header), _numberings(header), _headings(header))
         for name in names:
             try:
                 root = ElementTree.fromstring(archive.read(name))
             except ElementTree.ParseError as exc:
                 raise InputError(f"{path}: {name} is not well-formed XML ({exc})") from exc
-            for p in (e for e in root if _local(e.tag) == "p"):
+            for index, p in enumerate((e for e in root if _local(e.tag) == "p"), start=1):
+                reader.where = f"{name}, paragraph {index}"
                 reader.paragraph(p, lines)
     cleaned, sizes = clean_lines(lines)
     return HwpText(cleaned, str(path), "hwpx", len(names), sizes)
