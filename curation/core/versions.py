@@ -24,7 +24,7 @@ AGREEMENT_VERSION = "agreement-v1"
 # release layout, columns and card
 RELEASE_TOOL_VERSION = "release-2"
 # the exported lm-eval task
-LMEVAL_TASK_VERSION = "1"
+LMEVAL_TASK_VERSION = "2"
 # evaluation prompts
 PROMPT_VERSION = "zs-cot-v1"
 # answer extraction from model output
