@@ -33,3 +33,12 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=180):
         yield
+
+
+@pytest.fixture(scope="session")
+def eval_release(tmp_path_factory) -> Path:
+    """The evaluation tests' release, cut once by the real `release cut` (tests/evalsupport.py): a change in
+    the cut's output that evaluation cannot read fails them."""
+    from evalsupport import cut_sample_release
+
+    return cut_sample_release(tmp_path_factory.mktemp("eval-release"))

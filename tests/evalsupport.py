@@ -1,39 +1,66 @@
-"""Test helpers for the evaluation tests: a sample release written with pyarrow, the way the release
-stage lays it out, and a tiny randomly initialised causal LM with a tokenizer trained on the spot."""
+"""Test helpers for the evaluation tests: a sample release made by the real `release cut` from a small store,
+and a tiny randomly initialised causal LM with a tokenizer trained on the spot."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from curation.release.schema import RELEASE_SCHEMA
+from curation.core.io import write_items
+from curation.core.item import Item, make_item_id
 
 NAMES_KO = {"cpa": "공인회계사", "lawyer": "변호사", "judicial_scrivener": "법무사", "customs_broker": "관세사"}
 
 
-def sample_record(license: str, subject: str, number: int, answer: list[int], options: int = 5) -> dict:
-    return {
-        "id": f"{license}-2025-1-A-{number:03d}",
-        "license": license,
-        "license_ko": NAMES_KO.get(license, license),
-        "year": 2025,
-        "round": 60,
-        "session": 1,
-        "form": "A",
-        "subject": subject,
-        "number": number,
-        "question": f"{subject}에 관한 설명으로 옳은 것은? (문항 {number})",
-        "options": [f"{subject} 선택지 {k}번 내용입니다." for k in range(1, options + 1)],
-        "answer": answer,
-        "answer_status": "final",
-        "source_url": f"https://example.go.kr/{license}/2025.pdf",
-        "source_sha256": hashlib.sha256(license.encode()).hexdigest(),
-        "page": 1 + number // 10,
-    }
+def sample_item(license: str, subject: str, number: int, answer: tuple[int, ...], options: int = 5) -> Item:
+    return Item(
+        id=make_item_id(license, 2025, 1, "A", number),
+        license=license, license_ko=NAMES_KO.get(license, license), year=2025, round=60, session=1, form="A",
+        subject=subject, number=number,
+        question=f"{subject}에 관한 설명으로 옳은 것은? (문항 {number})",
+        options=tuple(f"{subject} 선택지 {k}번 내용입니다." for k in range(1, options + 1)),
+        answer=answer, answer_status="final",
+        source_url=f"https://example.go.kr/{license}/2025.pdf",
+        source_sha256=hashlib.sha256(license.encode()).hexdigest(),
+        page=1 + number // 10,
+    )
+
+
+SAMPLE_ITEMS = (
+    sample_item("cpa", "회계학", 1, (1,)),
+    sample_item("cpa", "회계학", 2, (3,)),
+    sample_item("cpa", "세법개론", 3, (2, 4)),
+    sample_item("cpa", "세법개론", 4, (5,)),
+    sample_item("lawyer", "공법", 5, (1,)),
+    sample_item("lawyer", "민사법", 6, (2,)),
+    sample_item("lawyer", "형사법", 7, (3,)),
+    sample_item("lawyer", "형사법", 8, (4,)),
+    sample_item("judicial_scrivener", "민법", 9, (1,)),
+    sample_item("judicial_scrivener", "헌법", 10, (2,)),
+    sample_item("customs_broker", "관세법개론", 11, (3,), options=4),
+    sample_item("customs_broker", "무역영어", 12, (4,), options=4),
+)
+
+
+def cut_sample_release(root: Path, items: tuple[Item, ...] = SAMPLE_ITEMS, version: str = "2026.1") -> Path:
+    """``root/releases/kmmlu-pro-VERSION/``, cut by `release cut`'s code from a store of ``items`` (one paper per
+    licence) with the default policy but for multi-answer items, which it keeps. The default: 12 items over cpa
+    (2 subjects, one multi-answer item), lawyer, judicial_scrivener and customs_broker (4 options)."""
+    from curation.release.cut import cut_release
+    from curation.release.policy import load_policy
+
+    store = root / "store"
+    by_license: dict[str, list[Item]] = {}
+    for item in items:
+        by_license.setdefault(item.license or "", []).append(item)
+    for lic, members in by_license.items():
+        write_items(store / "items" / lic / "2025" / f"{lic}_2025_s1_A" / "items.jsonl", members)
+    default = load_policy()
+    policy = default.model_copy(update={"exclude": default.exclude.model_copy(update={"multi_answer": False})})
+    return cut_release(store, version, root / "releases", policy=policy,
+                       clock=lambda: datetime(2026, 1, 5, tzinfo=timezone.utc)).release_dir
 
 
 def scored(release: Path, tmp_path: Path, model: str, predictions: dict[str, int | None], *extra: str) -> Path:
@@ -53,46 +80,6 @@ def scored(release: Path, tmp_path: Path, model: str, predictions: dict[str, int
                                       "--out", str(out), "--model", model, *extra], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return out
-
-
-def write_release(root: Path, records: list[dict], version: str = "2026.1") -> Path:
-    """``root/kmmlu-pro-VERSION/`` with one parquet per licence, a manifest with every file's sha256, a card."""
-    folder = root / f"kmmlu-pro-{version}"
-    by_license: dict[str, list[dict]] = {}
-    for record in records:
-        by_license.setdefault(record["license"], []).append(record)
-    files = {}
-    for code, rows in sorted(by_license.items()):
-        path = folder / "data" / code / "test-00000-of-00001.parquet"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(pa.Table.from_pylist(rows, schema=RELEASE_SCHEMA), path)
-        files[str(path.relative_to(folder))] = {
-            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "size": path.stat().st_size,
-        }
-    (folder / "README.md").write_text(f"# KMMLU-Pro {version} (sample)\n", encoding="utf-8")
-    manifest = {"version": version, "files": files, "counts": {k: len(v) for k, v in by_license.items()}}
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
-    return folder
-
-
-def sample_release(root: Path) -> Path:
-    """12 items: cpa (2 subjects, one multi-answer item), lawyer, judicial_scrivener; 4 or 5 options."""
-    records = [
-        sample_record("cpa", "회계학", 1, [1]),
-        sample_record("cpa", "회계학", 2, [3]),
-        sample_record("cpa", "세법개론", 3, [2, 4]),
-        sample_record("cpa", "세법개론", 4, [5]),
-        sample_record("lawyer", "공법", 5, [1]),
-        sample_record("lawyer", "민사법", 6, [2]),
-        sample_record("lawyer", "형사법", 7, [3]),
-        sample_record("lawyer", "형사법", 8, [4]),
-        sample_record("judicial_scrivener", "민법", 9, [1], options=5),
-        sample_record("judicial_scrivener", "헌법", 10, [2], options=5),
-        sample_record("customs_broker", "관세법개론", 11, [3], options=4),
-        sample_record("customs_broker", "무역영어", 12, [4], options=4),
-    ]
-    return write_release(root, records)
 
 
 def tiny_causal_lm(folder: Path) -> Path:

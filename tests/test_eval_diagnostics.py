@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from evalsupport import sample_record, sample_release, scored, write_release
+from evalsupport import cut_sample_release, sample_item, scored
 from typer.testing import CliRunner
 
 from curation.core.errors import InputError
@@ -17,8 +17,8 @@ from kmmlu_cli import app
 runner = CliRunner()
 
 
-def test_diagnose_flags_and_writes_review_items(tmp_path: Path) -> None:
-    release = sample_release(tmp_path / "rel")
+def test_diagnose_flags_and_writes_review_items(eval_release: Path, tmp_path: Path) -> None:
+    release = eval_release
     suspect, unsolved, leaked = "cpa-2025-1-A-001", "cpa-2025-1-A-002", "lawyer-2025-1-A-005"  # keys 1, 3, 1
     runs = [
         scored(release, tmp_path, "model-a", {suspect: 3, unsolved: 1, leaked: 2}),
@@ -49,17 +49,17 @@ def test_diagnose_flags_and_writes_review_items(tmp_path: Path) -> None:
     assert items[suspect].options[0].startswith("회계학") and items[suspect].answer == (1,)
 
 
-def test_one_model_cannot_call_a_key_suspect(tmp_path: Path) -> None:
-    release = sample_release(tmp_path / "rel")
+def test_one_model_cannot_call_a_key_suspect(eval_release: Path, tmp_path: Path) -> None:
+    release = eval_release
     run = scored(release, tmp_path, "solo", {"cpa-2025-1-A-001": 3})
     out = tmp_path / "d.jsonl"
     result = runner.invoke(app, ["eval", "diagnose", str(run), "--release", str(release), "--out", str(out)])
     assert result.exit_code == 0 and out.read_text() == ""
 
 
-def test_runs_of_another_release_are_refused(tmp_path: Path) -> None:
-    release = sample_release(tmp_path / "rel")
-    other = write_release(tmp_path / "other", [sample_record("cpa", "회계학", 1, [1])], version="2027.1")
+def test_runs_of_another_release_are_refused(eval_release: Path, tmp_path: Path) -> None:
+    release = eval_release
+    other = cut_sample_release(tmp_path / "other", (sample_item("cpa", "회계학", 1, (1,)),), version="2027.1")
     run = scored(other, tmp_path, "old", {})
     result = runner.invoke(app, ["eval", "diagnose", str(run), "--release", str(release), "--out", str(tmp_path / "d")])
     assert isinstance(result.exception, InputError)

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from evalsupport import sample_release, scored
+from evalsupport import scored
 from typer.testing import CliRunner
 
 from kmmlu_cli import app
@@ -81,8 +81,8 @@ def open_in_chromium(page: Path, fragment: str, profile: Path) -> str:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium: apt-get install -y chromium")
-def test_leaderboard_in_headless_chromium(tmp_path: Path) -> None:
-    release = sample_release(tmp_path / "rel")
+def test_leaderboard_in_headless_chromium(eval_release: Path, tmp_path: Path) -> None:
+    release = eval_release
     # oracle: right everywhere; weak: wrong on both cpa 회계학 items and most lawyer items
     wrong = {"cpa-2025-1-A-001": 2, "cpa-2025-1-A-002": 1, "lawyer-2025-1-A-005": 2, "lawyer-2025-1-A-006": 1}
     runs = [

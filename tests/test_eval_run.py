@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from evalsupport import sample_release, tiny_causal_lm
+from evalsupport import tiny_causal_lm
 from support.http_server import LocalServer, send_json
 from typer.testing import CliRunner
 
@@ -34,8 +34,8 @@ def invoke(*args: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_release(tmp_path_factory.mktemp("releases"))
+def release(eval_release: Path) -> Path:
+    return eval_release
 
 
 @pytest.fixture(scope="module")

@@ -236,19 +236,8 @@ def test_lm_eval_accepts_the_exported_task(release, tmp_path):
     assert len(samples) == 2
     prompt = samples[0]["arguments"]["gen_args_0"]["arg_0"]
     doc = samples[0]["doc"]
-    assert doc["question"] in prompt and f"1. {doc['options'][0]}" in prompt and "정답:" in prompt
-    assert samples[0]["target"] == str([str(a) for a in doc["answer"]])
-
-
-def test_the_answer_filter_reads_the_last_jeongdap():
-    pytest.importorskip("lm_eval")
-    from lm_eval.filters.extraction import RegexFilter
-
-    from curation.release.lmeval import ANSWER_REGEX
-
-    regex = RegexFilter(regex_pattern=ANSWER_REGEX, group_select=-1)
-    outputs = [["풀이: ①은 틀렸다. 정답: 2라고 볼 수도 있으나...\n최종적으로 정답: 4"], ["정답：**(3)**"], ["모르겠다"]]
-    assert [r[0] for r in regex.apply(outputs, [{}, {}, {}])] == ["4", "3", "[invalid]"]
+    assert doc["question"] in prompt and f"A) {doc['options'][0]}" in prompt and '"정답: X"' in prompt
+    assert samples[0]["target"] == ", ".join("ABCDE"[a - 1] for a in doc["answer"])
 
 
 @pytest.mark.usefixtures("prefect_harness")
@@ -324,7 +313,7 @@ def test_lm_eval_scores_a_multi_answer_key_as_a_hit_on_any_accepted_option(store
 
     class AlwaysThree(LM):
         def generate_until(self, requests, disable_tqdm=False):
-            return ["①은 옳지 않고 ②도 아니다. 따라서 정답: 3" for _ in requests]
+            return ["A는 옳지 않고 B도 아니다. 따라서 정답: C" for _ in requests]
 
         def loglikelihood(self, requests, disable_tqdm=False):
             raise NotImplementedError
@@ -339,7 +328,7 @@ def test_lm_eval_scores_a_multi_answer_key_as_a_hit_on_any_accepted_option(store
     monkeypatch.chdir(release)
     task = "kmmlu_pro_tax_accountant"
     results = simple_evaluate(model=AlwaysThree(), tasks=[task], log_samples=True,
-                              task_manager=TaskManager(include_path=str(release / "lm_eval")))
+                              task_manager=TaskManager(include_path=str(release / "lm_eval"), include_defaults=False))
     samples = results["samples"][task]
     answers = {s["doc"]["id"]: (s["doc"]["answer"], s["exact_match"]) for s in samples}
     assert answers[[i for i in PLANTED if PLANTED[i] == "multi_answer"][0]] == ([1, 3], 1.0)

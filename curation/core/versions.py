@@ -26,7 +26,7 @@ REVIEW_RECORD_VERSION = "review-bound-1"
 # release layout, columns and card
 RELEASE_TOOL_VERSION = "release-3"
 # the exported lm-eval task
-LMEVAL_TASK_VERSION = "1"
+LMEVAL_TASK_VERSION = "2"
 # evaluation prompts
 PROMPT_VERSION = "zs-cot-v1"
 # answer extraction from model output
