@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from curation.core.io import atomic_write, write_jsonl
 from curation.core.versions import AGREEMENT_VERSION
 from curation.review.client import ReviewClient
-from curation.review.config import ERROR_TYPES, Verdict, option_marker
+from curation.review.config import ERROR_TYPES, REVIEW_COLUMNS, Verdict, option_marker
 from curation.review.pull import ReviewAnnotation
 
 
@@ -195,22 +195,28 @@ def _verdict(
     )
 
 
-def reviews_text(reviews: Sequence[ReviewAnnotation]) -> str:
-    """What the adjudicator reads about the first round (shown as plain text)."""
-    lines = ["First-round reviews:"]
-    for review in reviews:
-        r = review.review
-        line = f"- {review.annotator}: {r.verdict}"
-        if r.errors:
-            line += f" [{', '.join(r.errors)}]"
-        if r.question:
-            line += f"\n    question → {r.question}"
-        if r.options:
-            line += "\n    options → " + " / ".join(f"{option_marker(n)} {o}" for n, o in enumerate(r.options, 1))
-        if r.answer:
-            line += "\n    answer → " + " ".join(option_marker(a) for a in r.answer)
-        lines.append(line)
+def review_text(review: ReviewAnnotation) -> str:
+    """What the adjudicator reads of one first-round review (shown as plain text)."""
+    r = review.review
+    lines = [f"{review.annotator}: {r.verdict}"]
+    if r.errors:
+        lines.append(f"errors: {', '.join(r.errors)}")
+    if r.question:
+        lines.append(f"question → {r.question}")
+    if r.options:
+        lines.append("options →")
+        lines += [f"{option_marker(n)} {o}" for n, o in enumerate(r.options, 1)]
+    if r.answer:
+        lines.append("answer → " + " ".join(option_marker(a) for a in r.answer))
     return "\n".join(lines)
+
+
+def review_columns(reviews: Sequence[ReviewAnnotation]) -> dict[str, str]:
+    """The first-round reviews side by side: ``review_1`` .. ``review_N`` (more reviews share the last)."""
+    texts = [f"1차 검토 {n} / first-round review {n}\n{review_text(r)}" for n, r in enumerate(reviews, 1)]
+    if len(texts) > REVIEW_COLUMNS:
+        texts[REVIEW_COLUMNS - 1:] = ["\n\n".join(texts[REVIEW_COLUMNS - 1:])]
+    return {f"review_{n}": texts[n - 1] if n <= len(texts) else "" for n in range(1, REVIEW_COLUMNS + 1)}
 
 
 def push_disputes(client: ReviewClient, name: str, disputes: dict[str, Sequence[ReviewAnnotation]]) -> int:
@@ -226,7 +232,7 @@ def push_disputes(client: ReviewClient, name: str, disputes: dict[str, Sequence[
         for item_id, row in client.task_data(project_id).items():
             if item_id in wanted and item_id not in data:
                 data[item_id] = row
-    rows = [{**data[item_id], "reviews": reviews_text(disputes[item_id])} for item_id in missing]
+    rows = [{**data[item_id], **review_columns(disputes[item_id])} for item_id in missing]
     return client.import_tasks(project.id, rows)
 
 
