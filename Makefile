@@ -23,15 +23,18 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install -q -e '.[test,eval]'
 	rm -f $(VENV)/.installed-*; touch $@
 
-# From Debian's packages: Tesseract with its Korean and Hangul-script models (OCR of image-only pages and keys) and Chromium
-# (the leaderboard test opens the page as a reader would).
+# From Debian's packages: Tesseract with its Korean and Hangul-script models (OCR of image-only pages and keys), Chromium
+# with its driver (the leaderboard test opens the page as a reader would; the review browser test drives an annotator's
+# session) and a CJK font (without one every Korean string in the browser is a box).
 SUDO := $(if $(shell command -v sudo),sudo,)
 system-deps:
 	@if ! command -v tesseract >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx kor \
-	  || ! tesseract --list-langs 2>/dev/null | grep -qx Hangul || ! command -v chromium >/dev/null; then \
-	  echo "installing Tesseract (kor, Hangul script, eng models) and chromium (Debian)"; \
+	  || ! tesseract --list-langs 2>/dev/null | grep -qx Hangul || ! command -v chromium >/dev/null \
+	  || ! command -v chromedriver >/dev/null || ! fc-list :lang=ko 2>/dev/null | grep -q .; then \
+	  echo "installing Tesseract (kor, Hangul script, eng models), chromium with chromium-driver and fonts-noto-cjk (Debian)"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-script-hang tesseract-ocr-eng chromium >/dev/null; \
+	  $(SUDO) apt-get install -y -qq tesseract-ocr tesseract-ocr-kor tesseract-ocr-script-hang tesseract-ocr-eng chromium \
+	    chromium-driver fonts-noto-cjk >/dev/null; \
 	fi
 
 test: install

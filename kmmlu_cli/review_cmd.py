@@ -19,6 +19,7 @@ from curation.review.apply import apply_verdicts
 from curation.review.client import ReviewClient
 from curation.review.conflicts import store_review_state
 from curation.review.plan import read_annotators
+from curation.review.progress import annotator_pace
 from curation.review.pull import annotations_path, read_annotations
 from curation.review.pull import pull as pull_annotations
 from curation.review.push import push as push_items
@@ -175,16 +176,20 @@ def review_round(
 
 @cli.command("status")
 def status(project: str = PROJECT, store: Path = STORE) -> None:
-    """Progress per annotator and per licence, and the reviews a re-parse reopened (conflicts)."""
+    """Progress per annotator (with the median seconds an item took them) and per licence, and the reviews a
+    re-parse reopened (conflicts)."""
     _print_conflicts(store)
     state = review_status(_client(), project)
     if not state.queues and not state.licences:
         raise InputError(f"review {project!r} has no projects on {server_url()}; push items first")
+    pace = annotator_pace(_client(), project)
     queues = Table(title=f"review {project}: per annotator")
-    for column in ("annotator", "tasks", "done", "remaining"):
+    for column in ("annotator", "tasks", "done", "remaining", "median s/item"):
         queues.add_column(column)
     for row in state.queues:
-        queues.add_row(row.annotator, str(row.tasks), str(row.done), str(row.remaining))
+        seconds = pace[row.annotator].median_seconds if row.annotator in pace else None
+        queues.add_row(row.annotator, str(row.tasks), str(row.done), str(row.remaining),
+                       "n/a" if seconds is None else f"{seconds:.1f}")
     console.print(queues)
     licences = Table(title=f"review {project}: per licence")
     for column in ("licence", "items", "reviewed", "started", "disputed", "adjudicated"):

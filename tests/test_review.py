@@ -222,8 +222,9 @@ def test_push_twice_creates_nothing(admin, pushed, store, annotators_file):
 
 
 def test_script_in_a_question_shows_literally(admin, pushed):
-    shown = {el.get("value"): el.tag for el in ET.fromstring(label_config()).iter() if el.get("value", "").startswith("$")}
-    assert shown["$question"] == shown["$options"] == shown["$answer"] == "Text"  # escaped text, never HyperText
+    shown = {(el.tag, el.get("value")) for el in ET.fromstring(label_config()).iter() if el.get("value", "").startswith("$")}
+    assert {("Text", "$question"), ("Text", "$options"), ("Text", "$answer")} <= shown  # escaped text
+    assert {value for tag, value in shown if tag == "HyperText"} == {"$page_link"}  # never the item's text
     for project in admin.projects(NAME):
         data = admin.task_data(project.id)
         if "probe-html-200" in data:
@@ -307,7 +308,8 @@ def test_pull_adjudicate_apply(server, admin, logins, first_round, store, tmp_pa
     tasks = admin.task_data(board.id)
     assert len(tasks) == 20
     some = next(iter(sorted(tasks)))
-    assert "First-round reviews:" in tasks[some]["reviews"] and "parse_error" in tasks[some]["reviews"]
+    assert tasks[some]["review_1"].startswith("1차 검토 1 / first-round review 1\n")
+    assert "parse_error" in tasks[some]["review_1"] + tasks[some]["review_2"]
     rejected = sorted(tasks)[-1]
     for item_id, task_id in admin.task_ids(board.id).items():
         n, item = items[item_id]

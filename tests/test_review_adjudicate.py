@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curation.review.adjudicate import adjudicate, krippendorff_alpha, percent_agreement, reviews_text
+from curation.review.adjudicate import adjudicate, krippendorff_alpha, percent_agreement, review_columns
 from curation.review.config import ReviewResult
 from curation.review.pull import ReviewAnnotation
 
@@ -76,6 +76,13 @@ def test_each_content_of_an_item_is_settled_on_its_own_and_unbound_reviews_settl
     assert len(outcome.unusable) == 2 and outcome.pending == ()  # pushed before tasks carried their content
 
 
-def test_reviews_text_is_plain_and_complete():
-    text = reviews_text([review("c", "x", verdict="fix", errors=("wrong_key",), answer=(2,), options=("가", "<b>나</b>"))])
-    assert "x: fix [wrong_key]" in text and "② <b>나</b>" in text and "answer → ②" in text
+def test_first_round_reviews_sit_side_by_side_as_plain_text():
+    fix = review("c", "x", verdict="fix", errors=("wrong_key",), answer=(2,), options=("가", "<b>나</b>"))
+    columns = review_columns([fix, review("c", "y", verdict="accept")])
+    assert set(columns) == {"review_1", "review_2", "review_3", "review_4"}
+    assert columns["review_1"].splitlines() == ["1차 검토 1 / first-round review 1", "x: fix", "errors: wrong_key",
+                                                "options →", "① 가", "② <b>나</b>", "answer → ②"]
+    assert columns["review_2"].splitlines() == ["1차 검토 2 / first-round review 2", "y: accept"]
+    assert columns["review_3"] == columns["review_4"] == ""
+    five = review_columns([review("c", f"r{n}", verdict="accept") for n in range(5)])
+    assert "r3: accept" in five["review_4"] and "r4: accept" in five["review_4"]

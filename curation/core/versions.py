@@ -15,8 +15,8 @@ MATCH_KEY_VERSION = "key1"
 DEDUP_VERSION = "dedup1"
 # web-crawl contamination scan
 DECONTAM_VERSION = "decontam2"
-# the Label Studio labeling config
-REVIEW_CONFIG_VERSION = "review-v1"
+# the Label Studio labeling config, its task data and instructions
+REVIEW_CONFIG_VERSION = "review-v2"
 # who reviews which items
 REVIEW_PLAN_VERSION = "plan-v1"
 # agreement and adjudication rules (v2: reviews are settled per item and content hash)

@@ -26,7 +26,7 @@ from curation.core.errors import InputError
 from curation.core.io import atomic_write, read_jsonl, write_jsonl
 from curation.core.versions import AGREEMENT_VERSION, REVIEW_RECORD_VERSION
 from curation.review.client import ReviewClient
-from curation.review.config import ERROR_TYPES, Verdict, option_marker
+from curation.review.config import ERROR_TYPES, REVIEW_COLUMNS, Verdict, option_marker
 from curation.review.pull import ReviewAnnotation
 
 # What a review is settled for: the item and the content hash its reviewers saw.
@@ -223,22 +223,28 @@ def _verdict(
     )
 
 
-def reviews_text(reviews: Sequence[ReviewAnnotation]) -> str:
-    """What the adjudicator reads about the first round (shown as plain text)."""
-    lines = ["First-round reviews:"]
-    for review in reviews:
-        r = review.review
-        line = f"- {review.annotator}: {r.verdict}"
-        if r.errors:
-            line += f" [{', '.join(r.errors)}]"
-        if r.question:
-            line += f"\n    question → {r.question}"
-        if r.options:
-            line += "\n    options → " + " / ".join(f"{option_marker(n)} {o}" for n, o in enumerate(r.options, 1))
-        if r.answer:
-            line += "\n    answer → " + " ".join(option_marker(a) for a in r.answer)
-        lines.append(line)
+def review_text(review: ReviewAnnotation) -> str:
+    """What the adjudicator reads of one first-round review (shown as plain text)."""
+    r = review.review
+    lines = [f"{review.annotator}: {r.verdict}"]
+    if r.errors:
+        lines.append(f"errors: {', '.join(r.errors)}")
+    if r.question:
+        lines.append(f"question → {r.question}")
+    if r.options:
+        lines.append("options →")
+        lines += [f"{option_marker(n)} {o}" for n, o in enumerate(r.options, 1)]
+    if r.answer:
+        lines.append("answer → " + " ".join(option_marker(a) for a in r.answer))
     return "\n".join(lines)
+
+
+def review_columns(reviews: Sequence[ReviewAnnotation]) -> dict[str, str]:
+    """The first-round reviews side by side: ``review_1`` .. ``review_N`` (more reviews share the last)."""
+    texts = [f"1차 검토 {n} / first-round review {n}\n{review_text(r)}" for n, r in enumerate(reviews, 1)]
+    if len(texts) > REVIEW_COLUMNS:
+        texts[REVIEW_COLUMNS - 1:] = ["\n\n".join(texts[REVIEW_COLUMNS - 1:])]
+    return {f"review_{n}": texts[n - 1] if n <= len(texts) else "" for n in range(1, REVIEW_COLUMNS + 1)}
 
 
 def push_disputes(client: ReviewClient, name: str, disputes: dict[Subject, Sequence[ReviewAnnotation]]) -> int:
@@ -254,7 +260,7 @@ def push_disputes(client: ReviewClient, name: str, disputes: dict[Subject, Seque
             subject = (row["item_id"], row.get("content_hash"))
             if subject in disputes and subject not in data:
                 data[subject] = row
-    rows = [{**data[subject], "reviews": reviews_text(disputes[subject])} for subject in missing]
+    rows = [{**data[subject], **review_columns(disputes[subject])} for subject in missing]
     return client.import_tasks(project.id, rows)
 
 

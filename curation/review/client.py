@@ -19,7 +19,7 @@ from label_studio_sdk import LabelStudio
 from label_studio_sdk.core.api_error import ApiError
 
 from curation.core.errors import CurationError, FetchError
-from curation.review.config import label_config
+from curation.review.config import instructions, label_config
 from curation.review.plan import Annotator
 from curation.sources.http import GaveUp, HttpClient, HttpPolicy
 
@@ -182,6 +182,8 @@ class ReviewClient:
             title=title,
             description=description,
             label_config=label_config(),
+            expert_instruction=instructions(),
+            show_instruction=True,
             maximum_annotations=1,
             show_skip_button=False,
             enable_empty_annotation=False,

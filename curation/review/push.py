@@ -17,14 +17,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 from urllib.parse import quote
 
 from curation.core.errors import InputError
 from curation.core.io import read_items
-from curation.core.item import Item, content_hash
+from curation.core.item import Item
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
+from curation.review.pages import page_image
 from curation.review.plan import Annotator, loads, plan_review, read_plan, review_order, write_plan
 
 BATCH_SIZE = 500
@@ -52,15 +53,21 @@ class PushReport:
     with_image: int
 
 
-def image_url(item: Item, items_dir: Path, store: Path) -> str:
-    """A URL Label Studio serves the item's crop from, or "" when the crop is not under ``store/items``."""
-    if not item.image_path:
+def file_url(path: Path | None, store: Path) -> str:
+    """A URL Label Studio serves ``path`` from, or "" when it is not a file under ``store/items``."""
+    if path is None:
         return ""
-    path = (items_dir / item.image_path).resolve()
+    path = Path(path).resolve()
     root = (Path(store) / "items").resolve()
     if not path.is_file() or root not in path.parents:
         return ""
     return "/data/local-files/?d=" + quote(str(path.relative_to(Path(store).resolve())))
+
+
+def shown(item: Item, items_dir: Path, store: Path) -> dict[str, Any]:
+    """The task data of ``item``, with the URLs of its crop and of its whole page."""
+    crop = items_dir / item.image_path if item.image_path else None
+    return task_data(item, file_url(crop, store), file_url(page_image(item, items_dir), store))
 
 
 def push(
@@ -90,9 +97,9 @@ def push(
         queues[annotator.email] = project
         projects_created += created
 
-    shown = {email: {(row["item_id"], row.get("content_hash")) for row in client.all_task_data(project.id)}
-             for email, project in queues.items()}
-    present = {email: {item_id for item_id, _ in pairs} for email, pairs in shown.items()}
+    queued = {email: {(row["item_id"], row.get("content_hash")) for row in client.all_task_data(project.id)}
+              for email, project in queues.items()}
+    present = {email: {item_id for item_id, _ in pairs} for email, pairs in queued.items()}
     saved = read_plan(plan_path(store, name))
     existing: dict[str, set[str]] = {item_id: set(assigned) for item_id, assigned in saved.items()}
     for email, item_ids in present.items():
@@ -101,21 +108,19 @@ def push(
     plan = plan_review(ids, [a.email for a in annotators], overlap, existing)
     write_plan(plan_path(store, name), {**saved, **plan})
 
-    urls = {item.id: image_url(item, items_dir, store) for item in items}
-    by_id = {item.id: item for item in items}
-    hashes = {item.id: content_hash(item) for item in items}
+    data = {item.id: shown(item, items_dir, store) for item in items}
     order = review_order(items)  # a queue shows its tasks in the order they were imported
     imported = already = reopened = 0
     for email, project in queues.items():
         mine = [item_id for item_id in order if email in plan[item_id]]
-        missing = [item_id for item_id in mine if (item_id, hashes[item_id]) not in shown[email]]
+        missing = [item_id for item_id in mine if (item_id, data[item_id]["content_hash"]) not in queued[email]]
         already += len(mine) - len(missing)
         reopened += sum(1 for item_id in missing if item_id in present[email])
-        if missing and any(urls[i] for i in missing):
+        if missing and any(data[i]["image"] for i in missing):
             client.ensure_file_storage(project.id, Path(store) / "items")
         for start in range(0, len(missing), batch_size):
             batch = missing[start : start + batch_size]
-            imported += client.import_tasks(project.id, (task_data(by_id[i], urls[i]) for i in batch))
+            imported += client.import_tasks(project.id, (data[i] for i in batch))
             if progress:
                 progress(len(batch))
     load = loads(plan)
@@ -129,7 +134,7 @@ def push(
         reopened=reopened,
         min_load=min((load[a.email] for a in annotators), default=0),
         max_load=max(load.values(), default=0),
-        with_image=sum(1 for url in urls.values() if url),
+        with_image=sum(1 for row in data.values() if row["image"]),
     )
 
 
