@@ -20,13 +20,18 @@ class DecontamParams:
     hit the item at least ``min_hits`` times is a candidate. Grams shared by more than ``max_item_df`` items
     (exam boilerplate such as "에 관한 설명으로 옳지 않은 것은") are not indexed. Items with fewer than
     ``short_item_grams`` such grams (short questions with one-word options) are also indexed by their
-    ``short_ngram``-grams, probed by a second pass over the web text.
+    ``short_ngram``-grams, probed by a second pass over the web text; items with no part of
+    ``short_ngram + stride - 1`` key characters (a verbatim copy of which a sampled short gram could miss) by
+    their ``tiny_ngram``-grams, a third pass.
 
     Verification aligns the question and each option inside the candidate document. A part is found when
     its alignment similarity reaches ``stem_threshold`` / ``option_threshold``; options shorter than
-    ``short_option`` key characters, or half digits, must appear exactly, right after the question.
+    ``short_option`` key characters, or half digits, must appear exactly, right after the question. An option
+    made only of symbols (``[ ]``, ``∀``: its key is empty) must appear in the raw text there; an option with
+    nothing to look for (an image) is left out of the count.
     Contaminated: question found, at least ``option_fraction`` of the options found, ``min_match_chars``
-    key characters matched in all, and the parts found matching at ``item_threshold`` or more on average
+    key characters matched in all (every part of an item shorter than that), and the parts found matching at
+    ``item_threshold`` or more on average
     (weighted by length). Source overlap: not contaminated, but ``min_overlap_chars`` key characters of
     the item found.
 
@@ -48,6 +53,7 @@ class DecontamParams:
 
     ngram: int = 13
     short_ngram: int = 8
+    tiny_ngram: int = 5
     short_item_grams: int = 24
     stride: int = 4
     min_hits: int = 3
@@ -72,12 +78,17 @@ class DecontamParams:
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise ValueError(f"decontamination method {self.method!r}: expected one of {', '.join(METHODS)}")
-        if not 5 <= self.short_ngram <= self.ngram or not 1 <= self.stride <= self.short_ngram or self.min_hits < 1:
+        lengths_ok = 4 <= self.tiny_ngram <= self.short_ngram <= self.ngram
+        if not lengths_ok or not 1 <= self.stride <= self.tiny_ngram or self.min_hits < 1:
             raise ValueError(f"bad decontamination parameters: {self}")
+
+    def gram_lengths(self) -> tuple[int, int, int]:
+        return self.ngram, self.short_ngram, self.tiny_ngram
 
     def fingerprint(self) -> str:
         ngram = (
-            f"_ng{self.ngram}_sng{self.short_ngram}-{self.short_item_grams}_st{self.stride}_h{self.min_hits}"
+            f"_ng{self.ngram}_sng{self.short_ngram}-{self.tiny_ngram}-{self.short_item_grams}"
+            f"_st{self.stride}_h{self.min_hits}"
             f"_df{self.max_item_df}"
         )
         minhash = (

@@ -14,7 +14,7 @@ from curation.core.matching import match_key_codes
 from curation.decontam.detect import Detector
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
-from curation.decontam.verify import verify
+from curation.decontam.verify import RawDoc, verify
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,13 @@ def scan_joined(
         k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
         doc_key = codes[k0:k1].tobytes().decode("utf-32-le")
         item = index.items[cand.item]
-        match = verify(item, doc_key, params)
+        offsets = source[k0:k1] - text_starts[cand.doc]
+        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
+        match = verify(item, doc_key, params, RawDoc(text, offsets))
         if not (match.contaminated or match.source_overlap):
             continue
-        offsets = source[k0:k1] - text_starts[cand.doc]
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
-        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
         hits.append(Hit(
             item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
             match.source_overlap, match.score, match.stem_similarity, match.options_found,
