@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -86,7 +86,24 @@ def scan_joined(
             match.source_overlap, match.score, match.stem_similarity, match.options_found,
             match.options_total, start, end, text[start:end], cand.found_by,
         ))
-    return hits
+    return attribute(hits, params.rival_margin)
+
+
+def attribute(hits: list[Hit], margin: float) -> list[Hit]:
+    """A stretch of a page is one item: where several items are found contaminating overlapping spans of one
+    document, one scoring ``margin`` or more below the best of them is a near sibling (KMMLU's O/X-grid items
+    differ in a few words) and stays only a source overlap. Equal twins both stay contaminated."""
+    by_doc: dict[int, list[Hit]] = {}
+    for hit in hits:
+        if hit.contaminated:
+            by_doc.setdefault(hit.row, []).append(hit)
+    demoted = set()
+    for found in by_doc.values():
+        for hit in found:
+            if any(other.score - hit.score >= margin and other.span_start < hit.span_end
+                   and hit.span_start < other.span_end for other in found):
+                demoted.add(id(hit))
+    return [replace(h, contaminated=False, source_overlap=True) if id(h) in demoted else h for h in hits]
 
 
 def scan_texts(texts: Sequence[str], index: Detector, params: DecontamParams,
