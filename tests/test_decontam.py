@@ -395,3 +395,21 @@ def test_verbatim_items_with_symbol_image_or_few_characters():
     long_stems = [i for i in symbols if len(keys[i.id].stem) >= params.min_match_chars]
     stem_docs = [plant(base[n], f"{n + 1}. {item.question}", rng) for n, item in enumerate(long_stems)]
     assert long_stems and not [h for h in scan_texts(stem_docs, index, params) if h.contaminated]
+
+
+def test_retyped_copies_are_found_and_near_siblings_are_not():
+    """Every KMMLU criminal-law test item copied with 10% of its Hangul re-typed and its options shuffled
+    and renumbered: at least 0.9 found, and no other item flagged on its page (the O/X-grid siblings)."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(10)
+    docs = []
+    for n, item in enumerate(items):
+        perm = rng.sample(range(len(item.options)), len(item.options))
+        docs.append(plant(base[n], perturb(render(item, n + 1, "letters", perm), rng, 0.10), rng))
+    params = DecontamParams()
+    hits = [h for h in scan_texts(docs, Detector.build(items, params), params) if h.contaminated]
+    key_of = {item.id: exact_key(item) for item in items}
+    found = {h.row for h in hits if key_of[h.item_id] == key_of[items[h.row].id]}
+    assert len(found) >= 0.9 * len(items)
+    assert [(h.row, h.item_id) for h in hits if key_of[h.item_id] != key_of[items[h.row].id]] == []
