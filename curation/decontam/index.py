@@ -33,7 +33,7 @@ class GramHasher:
     """
 
     def __init__(self, codes: np.ndarray, stride: int) -> None:
-        self.codes = codes.astype(np.uint64)
+        self.codes = codes  # uint32: the strided slices widen as they are added
         self.stride = stride
         count = codes.size // stride  # every gram length needs at most these blocks
         self.blocks = np.zeros(count, dtype=np.uint64)

@@ -8,7 +8,6 @@ from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from curation.core.matching import match_key_codes
 from curation.decontam.detect import Detector
@@ -39,19 +38,11 @@ class Hit:
 
 
 def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
-    """A parquet text column as one string (straight from Arrow's UTF-8 buffer, no string per row) and the
-    start of each row in it (``len + 1`` entries)."""
-    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if arr.null_count:
-        arr = pc.fill_null(arr, "")
-    lengths = pc.utf8_length(arr).to_numpy(zero_copy_only=False).astype(np.int64)
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    offsets = np.frombuffer(arr.buffers()[1], dtype=width)[arr.offset : arr.offset + len(arr) + 1]
-    if len(arr) == 0:
-        return "", starts
-    data = memoryview(arr.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
-    return str(data, "utf-8"), starts
+    """A parquet text column as one string (a null row as an empty one) and the start of each row in it
+    (``len + 1`` entries)."""
+    texts = [t or "" for t in column.to_pylist()]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    return "".join(texts), np.concatenate([[0], np.cumsum(lengths)])
 
 
 def scan_joined(
