@@ -413,3 +413,23 @@ def test_retyped_copies_are_found_and_near_siblings_are_not():
     found = {h.row for h in hits if key_of[h.item_id] == key_of[items[h.row].id]}
     assert len(found) >= 0.9 * len(items)
     assert [(h.row, h.item_id) for h in hits if key_of[h.item_id] != key_of[items[h.row].id]] == []
+
+
+def test_an_earlier_years_item_reworded_into_this_years_is_not_flagged_on_its_page():
+    """손해평가사 2019 #38 ("...재해보험사업을 할 수 없는 자는?", four bodies as options) came back in 2024 as
+    #28 ("...할 수 있는 자를 모두 고른 것은?", the same four bodies as ㄱ-ㄹ in the question): on a page of the
+    2024 item the 2019 one aligns at 0.98 over the same span, the 2024 one at 1.0. The span is the 2024
+    item's; the 2019 item is a source overlap there."""
+    from curation.parse.meta import PaperMeta
+    from curation.parse.paper import parse_paper
+    papers = [parse_paper(realdata_path("pdf", name), PaperMeta()).items
+              for name in ("damageadj_2019_r5_1st_A_q.pdf", "damageadj_2024_r10_1st_q.pdf")]
+    items = [i for paper in papers for i in paper]
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(4)
+    docs = [plant(base[n], render(item, n + 1), rng) for n, item in enumerate(papers[1])]
+    params = DecontamParams()
+    hits = scan_texts(docs, Detector.build(items, params), params)
+    assert {papers[1][h.row].id for h in hits if h.contaminated} == {i.id for i in papers[1]}
+    assert [(papers[1][h.row].id, h.item_id) for h in hits if h.contaminated and h.item_id != papers[1][h.row].id] == []
+    assert any(h.source_overlap and h.item_id.startswith("crop_damage_assessor-2019") for h in hits)

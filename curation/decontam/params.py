@@ -68,7 +68,7 @@ class DecontamParams:
     short_option: int = 6
     min_match_chars: int = 20
     min_overlap_chars: int = 30
-    rival_margin: float = 0.05
+    rival_margin: float = 0.02
     batch_rows: int = 1024
     method: str = "ngram"
     mh_shingle: int = 5
