@@ -1,16 +1,19 @@
 """Decontamination throughput, memory and accuracy on real Korean web text, for both of our detectors
 (``--method ngram`` and ``--method minhash``, the same alignment verifying both), with MinHash peers measured
-in the same run over the same documents.
+in the same run over the same documents: their speed, and what their LSH proposes as they are meant to be
+used (whole pages; rensa also over item-length windows, its best at item scale).
 
 Documents: the real Korean web text of ../shared/realdata/web (news comments, KorQuAD paragraphs, bills,
 the constitution) cut into ~3.2 KB documents and replicated to --docs, written as FineWeb2-schema parquet
 shards; every --plant-every-th document carries a real exam item (KMMLU criminal law, verbatim, options
-reordered with another numbering style, or re-typed with 2% of its Hangul changed).
+reordered with another numbering style, or re-typed with 2% of its Hangul changed). Recall per variant on
+separate corpora: verbatim, options shuffled, 3/5/10% of the Hangul re-typed, and the question alone (which
+must not be flagged).
 
     PYTHONPATH=$PWD .venv/bin/python bench/decontam.py [--docs 40000] [--minhash-docs 2000]
 
-Prints a markdown table: CPU time is the process time of one core (our scan includes reading the
-parquet shards), the best of --repeats runs for every method alike (the machine is shared).
+Prints markdown tables: CPU time is the process time of one core (our scan includes reading the parquet
+shards), the best of --repeats runs for every method alike (the machine is shared).
 """
 
 from __future__ import annotations
@@ -28,9 +31,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
+import numpy as np  # noqa: E402
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard  # noqa: E402
 
+from curation.core.matching import codes_of, match_key  # noqa: E402
 from curation.decontam import DecontamParams, Detector, scan_shard  # noqa: E402
+from curation.decontam.minhash import shingle_hashes  # noqa: E402
 from curation.decontam.scan import scan_texts  # noqa: E402
 from curation.dedup.minhash import exact_key  # noqa: E402
 
@@ -80,15 +86,15 @@ def build(args, root: Path):
     return docs, truth, items, shards, big
 
 
+QUESTION_ONLY = "question only (no options: must not be flagged)"
 VARIANTS = (("verbatim", None), ("options shuffled", 0.0), ("3% re-typed", 0.03), ("5% re-typed", 0.05),
-            ("10% re-typed", 0.10))
+            ("10% re-typed", 0.10), (QUESTION_ONLY, None))
 
 
-def recall_by_variant(base, items, index, params, n):
-    """Share of ``n`` planted items found per variant: verbatim (circled numbers), options shuffled and
-    renumbered, and re-typed with a share of the Hangul changed (on top of the shuffle, spacing and
-    punctuation changes); and flags for other items."""
-    key_of = {item.id: exact_key(item) for item in items}
+def variant_corpora(base, items, n):
+    """Per variant, ``n`` documents each with one planted item and the item planted in each: verbatim
+    (circled numbers), options shuffled and renumbered, re-typed with a share of the Hangul changed (on top of
+    the shuffle, spacing and punctuation changes), and the question alone."""
     out = []
     for name, rate in VARIANTS:
         rng = random.Random(int((rate or 0) * 1000) + 11)
@@ -97,12 +103,114 @@ def recall_by_variant(base, items, index, params, n):
             item = items[i % len(items)]
             perm = rng.sample(range(len(item.options)), len(item.options))
             snippet = render(item, i + 1) if rate is None else render(item, i + 1, "letters", perm)
+            if name == QUESTION_ONLY:
+                snippet = f"{i + 1}. {item.question}"
             docs.append(plant(base[i % len(base)], perturb(snippet, rng, rate) if rate else snippet, rng))
-            truth.append(key_of[item.id])
-        flagged = {(h.row, key_of[h.item_id]) for h in scan_texts(docs, index, params) if h.contaminated}
-        found = sum((row, k) in flagged for row, k in enumerate(truth))
-        out.append((name, found / n, sum(k != truth[row] for row, k in flagged)))
+            truth.append(item)
+        out.append((name, docs, truth))
     return out
+
+
+def recall_by_variant(corpora, items, index, params):
+    """Share of the planted items found per variant, and flags for other items."""
+    key_of = {item.id: exact_key(item) for item in items}
+    out = []
+    for name, docs, truth in corpora:
+        flagged = {(h.row, key_of[h.item_id]) for h in scan_texts(docs, index, params) if h.contaminated}
+        found = sum((row, key_of[item.id]) in flagged for row, item in enumerate(truth))
+        out.append((name, found / len(docs), sum(k != key_of[truth[row].id] for row, k in flagged)))
+    return out
+
+
+def peer_finds(corpora, items, find):
+    """What a peer finds as it is meant to be used: ``find(docs) -> set of (row, item index)`` pairs its LSH
+    proposes (no verification). Per variant: the share of planted items proposed, and proposals of other
+    items."""
+    key_of = [exact_key(item) for item in items]
+    index_of = {item.id: i for i, item in enumerate(items)}
+    out = []
+    for name, docs, truth in corpora:
+        pairs = find(docs)
+        planted = [key_of[index_of[item.id]] for item in truth]
+        found = sum(any(key_of[i] == planted[row] for r, i in pairs if r == row) for row in range(len(docs)))
+        out.append((name, found / len(docs), sum(key_of[i] != planted[r] for r, i in pairs)))
+    return out
+
+
+def _key_shingles(text):
+    return np.unique(shingle_hashes(codes_of(match_key(text)), SHINGLE))
+
+
+def _item_text(item):
+    return "\n".join([item.question, *item.options])
+
+
+def datasketch_find(items, threshold):
+    """Whole-document MinHash LSH (datasketch), items indexed, each page queried."""
+    from datasketch import MinHash, MinHashLSH
+    lsh = MinHashLSH(threshold=threshold, num_perm=PERMS)
+    def signature(text):
+        m = MinHash(num_perm=PERMS, seed=1, scheme="affine32", hashfunc=int)
+        m.update_batch(_key_shingles(text).tolist())
+        return m
+    for i, item in enumerate(items):
+        lsh.insert(i, signature(_item_text(item)))
+    return lambda docs: {(row, i) for row, doc in enumerate(docs) for i in lsh.query(signature(doc))}
+
+
+def _flat(hash_sets):
+    offsets = np.concatenate([[0], np.cumsum([h.size for h in hash_sets])]).astype(np.uint64)
+    return np.concatenate(hash_sets).astype(np.uint64), offsets
+
+
+BANDS, ROWS = 42, 3  # LSH bands for Jaccard ~0.3 over 126 of the 128 permutations (datasketch picks 37x3)
+
+
+def _band_keys(matrix):
+    """One hashable key per (band, band values) of each signature row."""
+    rows = np.asarray(matrix, dtype=np.uint64)[:, : BANDS * ROWS].reshape(len(matrix), BANDS, ROWS)
+    return [{(b, r.tobytes()) for b, r in enumerate(row)} for row in rows]
+
+
+def rensa_find(items, window=None):
+    """rensa's flat-matrix signatures (``RMinHash.digest_matrix_from_flat_token_hashes``) over our numpy
+    shingle hashes, banded 42x3: whole pages, or (its best at item scale) windows of ``window`` shingles every
+    quarter window. (rensa's own RMinHashLSH takes only RMinHash objects, built from tokens one by one.)"""
+    from rensa import RMinHash
+    index = {}
+    matrix = RMinHash.digest_matrix_from_flat_token_hashes(
+        *_flat([_key_shingles(_item_text(item)) for item in items]), PERMS, 1).to_rows()
+    for i, keys in enumerate(_band_keys(matrix)):
+        for key in keys:
+            index.setdefault(key, set()).add(i)
+    def rows(doc):
+        h = shingle_hashes(codes_of(match_key(doc)), SHINGLE)
+        if window is None or h.size <= window:
+            return [np.unique(h)]
+        return [np.unique(h[s : s + window]) for s in range(0, h.size - window // 4, window // 4)]
+    def find(docs):
+        sets, owner = [], []
+        for row, doc in enumerate(docs):
+            for r in rows(doc):
+                sets.append(r)
+                owner.append(row)
+        matrix = RMinHash.digest_matrix_from_flat_token_hashes(*_flat(sets), PERMS, 1).to_rows()
+        return {(owner[k], i) for k, keys in enumerate(_band_keys(matrix)) for key in keys
+                for i in index.get(key, ())}
+    return find
+
+
+def datatrove_find(items):
+    """datatrove's MinHash buckets as FineWeb2 ran them for Korean (Kiwi word 5-grams, 14 buckets of 8): an
+    item is proposed for a page when one bucket of their signatures is equal (its clustering step's rule)."""
+    step = _datatrove_step(Path(tempfile.mkdtemp()))
+    def buckets(text):
+        return {(b, tuple(v)) for b, v in enumerate(step.get_signature(step.get_shingles(text)))}
+    index = {}
+    for i, item in enumerate(items):
+        for bucket in buckets(_item_text(item)):
+            index.setdefault(bucket, set()).add(i)
+    return lambda docs: {(row, i) for row, doc in enumerate(docs) for b in buckets(doc) for i in index.get(b, ())}
 
 
 def best_of(repeats, run):
@@ -148,12 +256,24 @@ def peer_rensa(docs):
     return time.process_time() - t
 
 
+def _datatrove_step(folder: Path):
+    from datatrove.pipeline.dedup.minhash import MinhashConfig, MinhashDedupSignature
+    from datatrove.utils.word_tokenizers import KiwiTokenizer
+    # kiwipiepy 0.24 ships no "sbg" model, datatrove's default for Korean: its "cong" model instead
+    return MinhashDedupSignature(str(folder), config=MinhashConfig(), language=KiwiTokenizer(model_type="cong"))
+
+
+def peer_rensa_matrix(docs):
+    from rensa import RMinHash
+    t = time.process_time()
+    RMinHash.digest_matrix_from_flat_token_hashes(*_flat([_key_shingles(text) for text in docs]), PERMS, 1)
+    return time.process_time() - t
+
+
 def peer_datatrove(docs, folder: Path):
     """datatrove's MinHash signature step as FineWeb2 ran it for Korean (Kiwi word 5-grams, 14x8)."""
     from datatrove.data import Document
-    from datatrove.pipeline.dedup.minhash import MinhashConfig, MinhashDedupSignature
-    from datatrove.utils.typeshelper import Languages
-    step = MinhashDedupSignature(str(folder), config=MinhashConfig(), language=Languages.korean__hang)
+    step = _datatrove_step(folder)
     step.get_shingles(docs[0])  # load the tokenizer model outside the timing
     t = time.process_time()
     step.run(Document(text=text, id=str(i)) for i, text in enumerate(docs))
@@ -173,7 +293,7 @@ def peak_rss(root: Path, items_path: Path, shard: str, method: str) -> tuple[flo
     return int(before) / 1024, int(peak) / 1024
 
 
-def measure(method, args, docs, truth, items, shards, base, items_path, root, rss_shard):
+def measure(method, args, docs, truth, items, shards, base, corpora, items_path, root, rss_shard):
     """One detector: CPU time over the shards, recall and false flags on the planted corpus, recall per
     variant, flags on the clean web text, peak memory."""
     params = DecontamParams(method=method)
@@ -189,7 +309,7 @@ def measure(method, args, docs, truth, items, shards, base, items_path, root, rs
     return {
         "params": params, "docs": scanned, "cpu": cpu, "found": found, "planted": len(planted),
         "false": len(false), "clean_flags": clean_flags,
-        "variants": recall_by_variant(base, items, index, params, args.recall_docs),
+        "variants": recall_by_variant(corpora, items, index, params),
         "rss": peak_rss(root, items_path, rss_shard, method),
     }
 
@@ -205,6 +325,10 @@ def main() -> None:
     parser.add_argument("--datasketch-docs", type=int, default=150)
     parser.add_argument("--peer-docs", type=int, default=1500)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--minhash-recall-docs", type=int, default=300,
+                        help="planted documents per variant for the MinHash route")
+    parser.add_argument("--peer-recall-docs", type=int, default=100,
+                        help="planted documents per variant for what the peers find")
     args = parser.parse_args()
     try:
         from loguru import logger  # datatrove's logger: it logs every step
@@ -224,12 +348,15 @@ def main() -> None:
         few_docs = min(args.minhash_docs, len(docs))
         few_shard = str(root / "minhash" / "000_00000.parquet")
         write_shard(Path(few_shard), docs[:few_docs], row_group_rows=1000)
+        corpora = variant_corpora(base, items, args.recall_docs)
+        minhash_corpora = [(name, d[: args.minhash_recall_docs], t[: args.minhash_recall_docs])
+                           for name, d, t in corpora]
         runs = {
             "ngram": measure("ngram", args, docs, truth, items,
                              [(p, first, n) for (p, first), n in zip(shards, _sizes(shards, len(docs)))],
-                             base, items_path, root, few_shard),
-            "minhash": measure("minhash", args, docs, truth, items, [(few_shard, 0, few_docs)], base, items_path,
-                               root, few_shard),
+                             base, corpora, items_path, root, few_shard),
+            "minhash": measure("minhash", args, docs, truth, items, [(few_shard, 0, few_docs)], base,
+                               minhash_corpora, items_path, root, few_shard),
         }
         for method, run in runs.items():
             rows.append((LABELS[method], run["docs"], run["cpu"], sum(mb[: run["docs"]])))
@@ -254,6 +381,8 @@ def main() -> None:
         missing = []
         for name, fn, extra in (
             (f"rensa 0.5.0 RMinHash (char {SHINGLE}-grams, {PERMS} perm)", peer_rensa, ()),
+            ("rensa 0.5.0 digest_matrix_from_flat_token_hashes over numpy shingle hashes of the keys",
+             peer_rensa_matrix, ()),
             ("datatrove 0.10.1 MinhashDedupSignature (kor_Hang: Kiwi word 5-grams, 14x8)", peer_datatrove,
              (root / "datatrove",)),
         ):
@@ -261,6 +390,18 @@ def main() -> None:
                 rows.append((name, len(sample), peer(fn, sample, *extra), sample_mb))
             except Exception as exc:  # reported, not hidden: the table says why the peer is missing
                 missing.append(f"{name.split()[0]}: {type(exc).__name__}: {exc}")
+        peer_corpora = [(name, d[: args.peer_recall_docs], t[: args.peer_recall_docs]) for name, d, t in corpora]
+        finds = {}
+        for name, make in (
+            ("datasketch MinHashLSH, whole pages (Jaccard 0.3)", lambda: datasketch_find(items, 0.3)),
+            ("rensa matrix + bands 42x3, whole pages", lambda: rensa_find(items)),
+            ("rensa matrix + bands 42x3, windows of 128 shingles", lambda: rensa_find(items, 128)),
+            ("datatrove buckets 14x8, whole pages", lambda: datatrove_find(items)),
+        ):
+            try:
+                finds[name] = peer_finds(peer_corpora, items, make())
+            except Exception as exc:
+                missing.append(f"{name.split()[0]} finds: {type(exc).__name__}: {exc}")
     datatrove_rate = next((n / c for name, n, c, _ in rows if name.startswith("datatrove")), None)
 
     print(f"\nbest of {args.repeats} runs (MinHash route: one run); {len(docs):,} documents, "
@@ -293,6 +434,14 @@ def main() -> None:
     line("docs per CPU-second", lambda r: f"{r['docs'] / r['cpu']:,.0f}")
     line(f"peak RSS scanning a shard of {few_docs:,} docs (MB)",
          lambda r: f"{r['rss'][1]:,.0f}")
+    if finds:
+        print(f"\n| what the peers' LSH proposes ({args.peer_recall_docs} planted documents per variant, no "
+              "verification) | " + " | ".join(finds) + " |")
+        print("|---|" + "---:|" * len(finds))
+        for i, (variant, _) in enumerate(VARIANTS):
+            print(f"| proposed, {variant} | " + " | ".join(f"{f[i][1]:.3f}" for f in finds.values()) + " |")
+        print("| proposals of other items (all variants) | "
+              + " | ".join(str(sum(v[2] for v in f)) for f in finds.values()) + " |")
     print(json.dumps({m: {"docs_per_cpu_s": r["docs"] / r["cpu"], "recall": r["found"] / max(1, r["planted"]),
                           "false_flags": r["false"], "clean_flags": r["clean_flags"]} for m, r in runs.items()}))
 

@@ -24,7 +24,8 @@ from curation.core.rejects import Reject
 from curation.decontam import Decontamination, DecontamParams, Detector, Hit, ScanPlan, finish_scan, plan_scan
 from curation.decontam.scan import scan_shard, scan_shards
 from curation.dedup.minhash import DedupParams
-from curation.dedup.run import DedupResult, dedup_items
+from curation.dedup.references import benchmark_references, release_references
+from curation.dedup.run import DedupResult, dedup_refresh
 from curation.parse.store import (
     Downloads,
     PaperJob,
@@ -97,8 +98,10 @@ def store_items_task(store: str) -> list[Item]:
 
 
 @task(name="dedup", cache_policy=NO_CACHE)
-def dedup_task(items: list[Item], out_dir: str, params: DedupParams) -> DedupResult:
-    return dedup_items([("refresh", items)], out_dir, params)
+def dedup_task(items: list[Item], releases: str, benchmarks: list[str], out_dir: str, params: DedupParams) -> DedupResult:
+    """The new items against every earlier release in ``releases``, the ``benchmarks`` and each other."""
+    references = release_references(releases) + benchmark_references(benchmarks)
+    return dedup_refresh(items, references, out_dir, params)
 
 
 @task(name="plan-scan", cache_policy=NO_CACHE)
@@ -135,8 +138,10 @@ def review_push_task(store: str, project: str, annotators: list[Annotator] | Non
 def refresh_flow(year: int | None = None, licenses: list[str] | None = None, catalog: str | None = None,
                  web: list[str] | None = None, raw: str = "raw", store: str = "data", distributed: bool = False,
                  workers: int = 2, review_project: str | None = None, annotators: list[Annotator] | None = None,
-                 overlap: int = 2) -> list[StageSummary]:
-    """``review_project``: push the items to review in Label Studio (KMMLU_LS_URL) under that name."""
+                 overlap: int = 2, releases: str = "releases", benchmarks: list[str] | None = None) -> list[StageSummary]:
+    """``review_project``: push the items to review in Label Studio (KMMLU_LS_URL) under that name.
+    ``releases``: the folder of earlier releases, ``benchmarks``: KMMLU files or folders (a local copy of its
+    CSVs), both deduplicated against."""
     year = year or datetime.now(ZoneInfo("Asia/Seoul")).year  # a scheduled run refreshes its own year
     summaries: list[StageSummary] = []
 
@@ -177,9 +182,11 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
     summaries.append(StageSummary.of("validate", found_in=len(items), out=len(items) - flagged,
                                      notes=f"{flagged} items carry validation flags (kept, sent to review first)"))
 
-    deduped = dedup_task(items, str(Path(store) / "dedup"), DedupParams())
+    deduped = dedup_task(items, releases, benchmarks or [], str(Path(store) / "dedup"), DedupParams())
     summaries.append(StageSummary.of("dedup", found_in=len(items), out=len(items) - len(deduped.duplicates),
-                                     rejected={"duplicate": len(deduped.duplicates)} if deduped.duplicates else {}))
+                                     rejected={"duplicate": len(deduped.duplicates)} if deduped.duplicates else {},
+                                     notes=f"{len(items) - deduped.items} already released; against {releases} "
+                                           f"and {len(benchmarks or [])} benchmark source(s)"))
 
     if web:
         plan = plan_scan_task(items, web, DecontamParams())

@@ -69,6 +69,10 @@ def refresh(
                                                  "this name (Label Studio at $KMMLU_LS_URL)."),
     annotators: Optional[Path] = typer.Option(None, "--annotators", help="Reviewers: CSV name,email or JSONL."),
     overlap: int = typer.Option(2, "--overlap", help="Reviewers per item (at least 2)."),
+    releases: Path = typer.Option(Path("releases"), "--releases", help="Earlier releases: new items are "
+                                  "deduplicated against every one of them."),
+    benchmark: Optional[List[Path]] = typer.Option(None, "--benchmark", help="Another benchmark to dedup against: "
+                                                   "KMMLU's CSVs (a file or folder, a local copy). Repeatable."),
 ) -> None:
     """Discover, fetch, parse, validate, dedup and decontaminate a year's papers."""
     from curation.catalog import load_catalog
@@ -86,5 +90,6 @@ def refresh(
         summaries = flow(year=year, licenses=licenses, catalog=str(catalog) if catalog else None,
                          web=[str(w) for w in web] if web else None, raw=str(raw), store=str(data),
                          distributed=runner != "local", workers=workers, review_project=review_project,
-                         annotators=read_annotators(annotators) if annotators else None, overlap=overlap)
+                         annotators=read_annotators(annotators) if annotators else None, overlap=overlap,
+                         releases=str(releases), benchmarks=[str(b) for b in benchmark] if benchmark else None)
     console.print(summary_table(f"refresh {year}", summaries))

@@ -147,7 +147,7 @@ def test_recall_on_planted_items_and_no_false_flags(corpus, result):
     found, twins = check_verdicts(items, kinds, res.rows, res.hits)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["fingerprint"] == DecontamParams().fingerprint()
-    assert summary["fingerprint"].startswith("decontam2_key1_ng13_sng8-24_st4")
+    assert summary["fingerprint"].startswith("decontam3_key1_ng13_sng8-5-24_st4")
     assert summary["contaminated"] == len(found) + len(twins) and summary["shards"] == 3
     assert summary["documents"] == sum(pq.ParquetFile(p).metadata.num_rows for p in root.rglob("*.parquet"))
     lines = (out / "report.jsonl").read_text(encoding="utf-8").splitlines()
@@ -360,3 +360,76 @@ def test_verbatim_item_after_its_question_quoted_earlier_in_the_page():
     assert [i for i, item in enumerate(items) if (i, item.id) not in flagged] == []
     assert [i for i, item in enumerate(items) if item.id in {"kmmlu-crim-test-005", "kmmlu-crim-test-074"}]
 
+
+
+SHORT_ITEM_PAPERS = ["eip_2024_r1_written_q+a.pdf", "damageadj_2024_r10_1st_q.pdf", "physio_2020_r48_s1_odd_q.pdf",
+                     "nurseaide_2022H1_even_q.pdf"]
+
+
+def test_verbatim_items_with_symbol_image_or_few_characters():
+    """The verbatim copies of real items that were missed: options made only of symbols (정보처리기사's
+    ``[ ]`` / ``{ }`` / ``＋`` / ``＝``, ``∃ ∈ ∀ ⊂``: their keys are empty, so they were never found), options that
+    are images (empty text), a whole item under ``min_match_chars`` key characters ("호흡 급등형 과실인 것은?" with
+    four fruit names), and a question of 8 key characters with 4-character options, whose only 8-gram a
+    stride-4 sample hits one time in four. A copy of only the question is still not contamination."""
+    from curation.parse.meta import PaperMeta
+    from curation.parse.paper import parse_paper
+    items = [i for name in SHORT_ITEM_PAPERS for i in parse_paper(realdata_path("pdf", name), PaperMeta()).items]
+    params = DecontamParams()
+    index = Detector.build(items, params)
+    keys = {k.id: k for k in index.items}
+    longest = {k.id: max(len(p) for p in (k.stem, *k.options)) for k in index.items}
+    symbols = [i for i in items if any(keys[i.id].option_symbols)]
+    images = [i for i in items if i.options and not any(o.strip() for o in i.options)]
+    short = [i for i in items if 0 < len(keys[i.id].stem) + sum(map(len, keys[i.id].options)) < params.min_match_chars]
+    tiny = [i for i in items if longest[i.id] < params.short_ngram + params.stride - 1 and i not in short]
+    assert len(symbols) >= 5 and images and short and tiny
+    cases = symbols + images + short + tiny
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(3)
+    for offset in range(4):  # every residue of the sampling stride: the tiny items' grams at every phase
+        docs = [plant(base[(n * 7 + offset) % len(base)], "가" * offset + "\n" + render(item, n + 1), rng)
+                for n, item in enumerate(cases)]
+        flagged = {(h.row, h.item_id) for h in scan_texts(docs, index, params) if h.contaminated}
+        assert [item.id for n, item in enumerate(cases) if (n, item.id) not in flagged] == []
+    long_stems = [i for i in symbols if len(keys[i.id].stem) >= params.min_match_chars]
+    stem_docs = [plant(base[n], f"{n + 1}. {item.question}", rng) for n, item in enumerate(long_stems)]
+    assert long_stems and not [h for h in scan_texts(stem_docs, index, params) if h.contaminated]
+
+
+def test_retyped_copies_are_found_and_near_siblings_are_not():
+    """Every KMMLU criminal-law test item copied with 10% of its Hangul re-typed and its options shuffled
+    and renumbered: at least 0.9 found, and no other item flagged on its page (the O/X-grid siblings)."""
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(10)
+    docs = []
+    for n, item in enumerate(items):
+        perm = rng.sample(range(len(item.options)), len(item.options))
+        docs.append(plant(base[n], perturb(render(item, n + 1, "letters", perm), rng, 0.10), rng))
+    params = DecontamParams()
+    hits = [h for h in scan_texts(docs, Detector.build(items, params), params) if h.contaminated]
+    key_of = {item.id: exact_key(item) for item in items}
+    found = {h.row for h in hits if key_of[h.item_id] == key_of[items[h.row].id]}
+    assert len(found) >= 0.9 * len(items)
+    assert [(h.row, h.item_id) for h in hits if key_of[h.item_id] != key_of[items[h.row].id]] == []
+
+
+def test_an_earlier_years_item_reworded_into_this_years_is_not_flagged_on_its_page():
+    """손해평가사 2019 #38 ("...재해보험사업을 할 수 없는 자는?", four bodies as options) came back in 2024 as
+    #28 ("...할 수 있는 자를 모두 고른 것은?", the same four bodies as ㄱ-ㄹ in the question): on a page of the
+    2024 item the 2019 one aligns at 0.98 over the same span, the 2024 one at 1.0. The span is the 2024
+    item's; the 2019 item is a source overlap there."""
+    from curation.parse.meta import PaperMeta
+    from curation.parse.paper import parse_paper
+    papers = [parse_paper(realdata_path("pdf", name), PaperMeta()).items
+              for name in ("damageadj_2019_r5_1st_A_q.pdf", "damageadj_2024_r10_1st_q.pdf")]
+    items = [i for paper in papers for i in paper]
+    base = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(4)
+    docs = [plant(base[n], render(item, n + 1), rng) for n, item in enumerate(papers[1])]
+    params = DecontamParams()
+    hits = scan_texts(docs, Detector.build(items, params), params)
+    assert {papers[1][h.row].id for h in hits if h.contaminated} == {i.id for i in papers[1]}
+    assert [(papers[1][h.row].id, h.item_id) for h in hits if h.contaminated and h.item_id != papers[1][h.row].id] == []
+    assert any(h.source_overlap and h.item_id.startswith("crop_damage_assessor-2019") for h in hits)

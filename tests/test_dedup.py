@@ -151,3 +151,61 @@ def test_items_parsed_from_real_papers():
         form_b, twin = second_form(items, rng)
         found = find_duplicates(entries_from([(name, items), ("B", form_b)]))
         assert {d.id: d.duplicate_of for d in found} == twin
+
+
+def test_refresh_dedup_against_a_cut_release_kmmlu_and_itself(kmmlu, tmp_path):
+    """A refresh's items against a release cut from a store (its public and private parts), KMMLU's CSVs (a
+    local copy) and each other. An item the release already holds under its id is not new; pairs among the
+    references (the release's items against KMMLU, KMMLU's own 118/122) are not the refresh's."""
+    from release_store import build_store, make_items
+
+    from curation.dedup.references import benchmark_references, release_references
+    from curation.dedup.run import dedup_refresh
+    from curation.release.cut import cut_release
+
+    released = make_items(2025)
+    released[3] = released[3].model_copy(update={"question": kmmlu["test"][40].question,
+                                                 "options": kmmlu["test"][40].options, "answer": (1,)})
+    store = build_store(tmp_path / "store", released)
+    cut = cut_release(store, "2025", tmp_path / "releases", private_fraction=0.2)
+    assert cut.private_dir is not None
+    private_ids = {i.id for ref in release_references(tmp_path / "releases") if ref.name.endswith("-private")
+                   for i in ref.items}
+    hidden = next(i for i in released if i.id in private_ids)
+    public = next(i for i in released if i.id not in private_ids and i.id != released[3].id)
+    kmmlu_dir = tmp_path / "kmmlu"
+    kmmlu_dir.mkdir()
+    for split in ("dev", "test"):
+        name = f"kmmlu_Criminal-Law-{split}.csv"
+        (kmmlu_dir / name).write_bytes(realdata_path("kmmlu", name).read_bytes())
+    fresh = [i.model_copy(update={"id": f"cpa-2026-1-A-{n:03d}", "year": 2026})
+             for n, i in enumerate(kmmlu["train"][:20], 1)]  # KMMLU's train split is not among the references
+    longest = max(hidden.options, key=len)
+    edited = longest[:5] + "갊" + longest[6:]  # one syllable re-typed: a near duplicate
+    new = [
+        public,  # already released under its id: not new
+        public.model_copy(update={"id": "cpa-2026-1-A-101", "year": 2026}),  # copy of a public item
+        hidden.model_copy(update={"id": "cpa-2026-1-A-102", "year": 2026,
+                                  "options": tuple(edited if o == longest else o for o in hidden.options)}),
+        kmmlu["test"][7].model_copy(update={"id": "cpa-2026-1-A-103"}),  # of a KMMLU test row
+        *fresh,
+        fresh[0].model_copy(update={"id": "cpa-2026-1-A-104"}),  # of another new item
+    ]
+    references = release_references(tmp_path / "releases") + benchmark_references([kmmlu_dir])
+    result = dedup_refresh(new, references, tmp_path / "dedup")
+    pairs = {(d.id, d.duplicate_of, d.duplicate_of_source) for d in result.duplicates}
+    release_name, private_name = "kmmlu-pro-2025", "kmmlu-pro-2025-private"
+    assert {d.id: d.kind for d in result.duplicates}["cpa-2026-1-A-102"] == "near"
+    assert pairs == {
+        ("cpa-2026-1-A-101", public.id, release_name),
+        ("cpa-2026-1-A-102", hidden.id, private_name),
+        ("cpa-2026-1-A-103", "kmmlu-Criminal-Law-test-00007", str(kmmlu_dir)),
+        ("cpa-2026-1-A-104", "cpa-2026-1-A-001", "refresh"),
+    }
+    summary = json.loads((tmp_path / "dedup" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["items"] == len(new) - 1 and summary["already_released"] == 1
+    assert [r["name"] for r in summary["compared"]["releases"]] == [release_name, private_name]
+    assert sum(r["items"] for r in summary["compared"]["releases"]) == len(released) - sum(cut.excluded.values())
+    assert summary["compared"]["benchmarks"] == [{"name": str(kmmlu_dir), "items": 5 + len(kmmlu["test"])}]
+    assert {(p["id"], p["duplicate_of"]) for p in summary["pairs"]} == {(a, b) for a, b, _ in pairs}
+    assert summary["pairs_by_source"] == {release_name: 1, private_name: 1, str(kmmlu_dir): 1, "refresh": 1}

@@ -109,9 +109,31 @@ def test_dedup_task_finds_a_copied_item(parsed, tmp_path):
 
     items = read_items(parsed[0] / "items.jsonl")
     copy = items[0].model_copy(update={"id": "cpa-2026-copy"})
-    result = dedup_task.fn([*items, copy], str(tmp_path / "dedup"), DedupParams())
+    result = dedup_task.fn([*items, copy], str(tmp_path / "no-releases"), [], str(tmp_path / "dedup"), DedupParams())
     assert [(d.id, d.duplicate_of, d.kind) for d in result.duplicates] == [("cpa-2026-copy", items[0].id, "exact")]
     assert json.loads((tmp_path / "dedup" / "duplicates.jsonl").read_text())["id"] == "cpa-2026-copy"
+
+
+def test_dedup_task_against_a_cut_release(parsed, tmp_path):
+    """Last year's release cut from a store of the same paper's items: this year's copies of them pair with
+    the release (those its policy kept), the items it holds under their own ids are not new."""
+    from release_store import build_store
+
+    from curation.core.io import read_items
+    from curation.dedup.references import release_references
+    from curation.release.cut import cut_release
+
+    items = read_items(parsed[0] / "items.jsonl")
+    last_year = [i.model_copy(update={"id": i.id.replace("2026", "2025", 1), "year": 2025}) for i in items[:10]]
+    cut_release(build_store(tmp_path / "store", last_year), "2025", tmp_path / "releases")
+    result = dedup_task.fn([*last_year[:2], *items], str(tmp_path / "releases"), [], str(tmp_path / "dedup"),
+                           DedupParams())
+    released = {i.id for ref in release_references(tmp_path / "releases") for i in ref.items}  # the policy's cut
+    expected = {(i.id, o.id) for i, o in zip(items, last_year) if o.id in released}
+    assert len(expected) >= 5 and {(d.id, d.duplicate_of) for d in result.duplicates} == expected
+    assert {d.duplicate_of_source for d in result.duplicates} == {"kmmlu-pro-2025"}
+    summary = json.loads((tmp_path / "dedup" / "summary.json").read_text())
+    assert summary["already_released"] == 2 and summary["compared"]["releases"][0]["name"] == "kmmlu-pro-2025"
 
 
 def test_decontam_tasks_plan_scan_and_report(sample, parsed, tmp_path):

@@ -27,13 +27,14 @@ _N_CODEPOINTS = 0x110000
 class _KeyTable:
     """Per-codepoint output of the key mapping, filled lazily for the codepoints actually seen.
 
-    ``lens[c]`` is how many key characters ``c`` maps to (-1: not computed yet), ``single[c]`` the first of
-    them, ``flat[start[c]:start[c] + lens[c]]`` all of them.
+    ``first[c]`` is the first key character ``c`` maps to, 0 when it maps to none, ``_MULTI`` added when it
+    maps to several (``flat[start[c]:start[c] + lens[c]]`` holds them all), ``_UNSEEN`` when not computed yet.
+    One gather of ``first`` keys a text; only the rare expanding characters need more.
     """
 
     def __init__(self) -> None:
-        self.lens = np.full(_N_CODEPOINTS, -1, dtype=np.int8)
-        self.single = np.zeros(_N_CODEPOINTS, dtype=np.uint32)
+        self.first = np.full(_N_CODEPOINTS, _UNSEEN, dtype=np.uint32)
+        self.lens = np.zeros(_N_CODEPOINTS, dtype=np.int8)
         self.start = np.zeros(_N_CODEPOINTS, dtype=np.int64)
         self.flat = np.zeros(0, dtype=np.uint32)
         self._fill(np.arange(0x3400, dtype=np.uint32))  # Latin, symbols, jamo, CJK punctuation
@@ -54,20 +55,24 @@ class _KeyTable:
             mapped = self._map_char(cp)
             self.lens[cp] = len(mapped)
             self.start[cp] = offset
-            if mapped:
-                self.single[cp] = ord(mapped[0])
+            self.first[cp] = (ord(mapped[0]) | (_MULTI if len(mapped) > 1 else 0)) if mapped else 0
             offset += len(mapped)
             pieces.append(mapped)
         joined = "".join(pieces)
         if joined:
             self.flat = np.concatenate([self.flat, np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)])
 
-    def lengths(self, codes: np.ndarray) -> np.ndarray:
-        lens = self.lens[codes]
-        if lens.min(initial=0) < 0:
-            self._fill(np.unique(codes[lens < 0]))
-            lens = self.lens[codes]
-        return lens
+    def firsts(self, codes: np.ndarray) -> np.ndarray:
+        first = self.first[codes]
+        unseen = first == _UNSEEN
+        if unseen.any():
+            self._fill(np.unique(codes[unseen]))
+            first = self.first[codes]
+        return first
+
+
+_MULTI = np.uint32(1 << 31)  # above every codepoint
+_UNSEEN = np.uint32(0xFFFFFFFF)
 
 
 _TABLE: _KeyTable | None = None
@@ -89,20 +94,21 @@ def match_key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map codepoints to key codepoints. Returns ``(key, source)``: ``source[i]`` is the index in ``codes``
     of the character that key character ``i`` came from."""
     table = _table()
-    codes = codes.astype(np.intp)  # index once, gather twice
-    lens = table.lengths(codes)
-    keep = np.flatnonzero(lens)
-    out = table.single[codes[keep]]
-    multi = np.flatnonzero(lens > 1)
+    first = table.firsts(codes)
+    keep = np.flatnonzero(first)
+    out = first[keep]
+    multi = np.flatnonzero(out >= _MULTI)
     if multi.size == 0:
         return out, keep
-    # A few characters expand (⑪ -> 11, ㎞ -> km): ``single`` holds their first key character; insert the
+    # A few characters expand (⑪ -> 11, ㎞ -> km): ``out`` holds their first key character; insert the
     # rest right after it.
-    extra = lens[multi].astype(np.int64) - 1
-    at = np.repeat(np.searchsorted(keep, multi) + 1, extra)
-    first_extra = np.repeat(table.start[codes[multi]] + 1, extra)
+    out[multi] -= _MULTI
+    cps = codes[keep[multi]]
+    extra = table.lens[cps].astype(np.int64) - 1
+    at = np.repeat(multi + 1, extra)
+    first_extra = np.repeat(table.start[cps] + 1, extra)
     within = np.arange(extra.sum()) - np.repeat(np.cumsum(extra) - extra, extra)
-    return np.insert(out, at, table.flat[first_extra + within]), np.insert(keep, at, np.repeat(multi, extra))
+    return np.insert(out, at, table.flat[first_extra + within]), np.insert(keep, at, np.repeat(keep[multi], extra))
 
 
 def match_key(text: str) -> str:

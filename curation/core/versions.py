@@ -14,7 +14,7 @@ MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates
 DEDUP_VERSION = "dedup1"
 # web-crawl contamination scan
-DECONTAM_VERSION = "decontam2"
+DECONTAM_VERSION = "decontam3"
 # the Label Studio labeling config, its task data and instructions
 REVIEW_CONFIG_VERSION = "review-v2"
 # who reviews which items

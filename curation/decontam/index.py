@@ -9,12 +9,13 @@ gram position and the web side is sampled every ``stride`` positions; any web st
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from curation.core.item import Item
-from curation.core.matching import match_key, option_match_key
+from curation.core.matching import match_key, option_match_key, strip_option_marker
 from curation.decontam.params import DecontamParams
 
 _BASE = np.uint64(0x9E3779B97F4A7C15)
@@ -32,7 +33,7 @@ class GramHasher:
     """
 
     def __init__(self, codes: np.ndarray, stride: int) -> None:
-        self.codes = codes.astype(np.uint64)
+        self.codes = codes  # uint32: the strided slices widen as they are added
         self.stride = stride
         count = codes.size // stride  # every gram length needs at most these blocks
         self.blocks = np.zeros(count, dtype=np.uint64)
@@ -81,17 +82,27 @@ class Candidate:
     found_by: tuple[str, ...] = ()
 
 
+def symbol_form(text: str) -> str:
+    """What is left of an option made only of symbols (``[ ]``, ``<< >>``, ``∀``, ``%``), whose key is empty:
+    its NFKC form without whitespace, compared with the raw web text."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if not ch.isspace())
+
+
 @dataclass(frozen=True)
 class ItemKeys:
-    """An item as the matcher sees it: the key of its question and of each option (markers stripped)."""
+    """An item as the matcher sees it: the key of its question and of each option (markers stripped), and for
+    each option with an empty key, its symbols (``symbol_form``; empty for an image option or one with a key)."""
 
     id: str
     stem: str
     options: tuple[str, ...]
+    option_symbols: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, item: Item) -> "ItemKeys":
-        return cls(item.id, match_key(item.question), tuple(option_match_key(o) for o in item.options))
+        options = tuple(option_match_key(o) for o in item.options)
+        symbols = tuple("" if key else symbol_form(strip_option_marker(o)) for key, o in zip(options, item.options))
+        return cls(item.id, match_key(item.question), options, symbols)
 
 
 @dataclass
@@ -171,15 +182,22 @@ class ItemIndex:
     def build(cls, items: list[Item], params: DecontamParams) -> "ItemIndex":
         keys = [ItemKeys.of(item) for item in items]
         parts = {i: [k.stem, *k.options] for i, k in enumerate(keys)}
-        long = GramTable.build(parts, params.ngram, params.max_item_df)
-        grams = np.bincount(long.item_of, minlength=len(keys))
-        short_items = np.flatnonzero(grams < params.short_item_grams)
-        tables = [long]
-        if short_items.size:
-            short_parts = {int(i): parts[int(i)] for i in short_items}
-            short = GramTable.build(short_parts, params.short_ngram, params.max_item_df)
-            tables.append(short)
-            grams[short_items] = np.bincount(short.item_of, minlength=len(keys))[short_items]
+        tables = [GramTable.build(parts, params.ngram, params.max_item_df)]
+        grams = np.bincount(tables[0].item_of, minlength=len(keys))
+        longest = np.array([max(map(len, p)) for p in parts.values()], dtype=np.int64)
+        # Short items are also indexed by short grams; tiny ones, where no part is long enough for a sampled
+        # short gram to be sure to fall inside it (a verbatim "다음 중 경첩관절은?" with 4-character options),
+        # by tiny grams.
+        for n, few in (
+            (params.short_ngram, lambda: grams < params.short_item_grams),
+            (params.tiny_ngram, lambda: longest < params.short_ngram + params.stride - 1),
+        ):
+            chosen = np.flatnonzero(few())
+            if chosen.size == 0:
+                continue
+            table = GramTable.build({int(i): parts[int(i)] for i in chosen}, n, params.max_item_df)
+            tables.append(table)
+            grams[chosen] = np.bincount(table.item_of, minlength=len(keys))[chosen]
         # Few grams, few hits: one edit removes ngram of them. About one sampled hit per 8 strides of grams.
         min_hits = np.clip(grams // (params.stride * 8), 1, params.min_hits)
         return cls(keys, tables, min_hits)

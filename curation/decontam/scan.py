@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from curation.core.matching import match_key_codes
 from curation.decontam.detect import Detector
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
-from curation.decontam.verify import verify
+from curation.decontam.verify import RawDoc, verify
 
 
 @dataclass(frozen=True)
@@ -39,19 +38,11 @@ class Hit:
 
 
 def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
-    """A parquet text column as one string (straight from Arrow's UTF-8 buffer, no string per row) and the
-    start of each row in it (``len + 1`` entries)."""
-    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if arr.null_count:
-        arr = pc.fill_null(arr, "")
-    lengths = pc.utf8_length(arr).to_numpy(zero_copy_only=False).astype(np.int64)
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    offsets = np.frombuffer(arr.buffers()[1], dtype=width)[arr.offset : arr.offset + len(arr) + 1]
-    if len(arr) == 0:
-        return "", starts
-    data = memoryview(arr.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
-    return str(data, "utf-8"), starts
+    """A parquet text column as one string (a null row as an empty one) and the start of each row in it
+    (``len + 1`` entries)."""
+    texts = [t or "" for t in column.to_pylist()]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    return "".join(texts), np.concatenate([[0], np.cumsum(lengths)])
 
 
 def scan_joined(
@@ -74,19 +65,36 @@ def scan_joined(
         k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
         doc_key = codes[k0:k1].tobytes().decode("utf-32-le")
         item = index.items[cand.item]
-        match = verify(item, doc_key, params)
+        offsets = source[k0:k1] - text_starts[cand.doc]
+        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
+        match = verify(item, doc_key, params, RawDoc(text, offsets))
         if not (match.contaminated or match.source_overlap):
             continue
-        offsets = source[k0:k1] - text_starts[cand.doc]
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
-        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
         hits.append(Hit(
             item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
             match.source_overlap, match.score, match.stem_similarity, match.options_found,
             match.options_total, start, end, text[start:end], cand.found_by,
         ))
-    return hits
+    return attribute(hits, params.rival_margin)
+
+
+def attribute(hits: list[Hit], margin: float) -> list[Hit]:
+    """A stretch of a page is one item: where several items are found contaminating overlapping spans of one
+    document, one scoring ``margin`` or more below the best of them is a near sibling (KMMLU's O/X-grid items
+    differ in a few words) and stays only a source overlap. Equal twins both stay contaminated."""
+    by_doc: dict[int, list[Hit]] = {}
+    for hit in hits:
+        if hit.contaminated:
+            by_doc.setdefault(hit.row, []).append(hit)
+    demoted = set()
+    for found in by_doc.values():
+        for hit in found:
+            if any(other.score - hit.score >= margin and other.span_start < hit.span_end
+                   and hit.span_start < other.span_end for other in found):
+                demoted.add(id(hit))
+    return [replace(h, contaminated=False, source_overlap=True) if id(h) in demoted else h for h in hits]
 
 
 def scan_texts(texts: Sequence[str], index: Detector, params: DecontamParams,

@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from rapidfuzz import fuzz
 
-from curation.decontam.index import ItemKeys
+from curation.decontam.index import ItemKeys, symbol_form
 from curation.decontam.params import DecontamParams
 
 
@@ -60,38 +61,70 @@ def _exact_only(option: str, params: DecontamParams) -> bool:
     return len(option) < params.short_option or digits * 2 >= len(option)
 
 
-def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> list[_Part]:
+@dataclass(frozen=True)
+class RawDoc:
+    """The document's text and, per key character, the index of the text character it came from: where an
+    option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty."""
+
+    text: str
+    offsets: np.ndarray
+
+    def symbols_between(self, lo: int, hi: int) -> str:
+        """The text from key character ``lo`` to key character ``hi`` (exclusive), in ``symbol_form``."""
+        if self.offsets.size == 0:
+            return symbol_form(self.text)
+        start = int(self.offsets[lo]) if lo < self.offsets.size else len(self.text)
+        end = int(self.offsets[hi]) if hi < self.offsets.size else len(self.text)
+        return symbol_form(self.text[start:end])
+
+
+def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams, raw: RawDoc) -> list[_Part]:
     """Each option's best placement after the question (an edited question's alignment can end a few
     characters late, inside the first option; never inside the question itself, which may quote numbers
-    or words that are also options)."""
+    or words that are also options). An option of symbols only is looked for in the raw text of the same
+    stretch; an option with neither key nor symbols (an image) is not looked for (``_UNSEEN``)."""
     total = sum(len(o) for o in item.options)
     lo = max(stem.start, stem.end - 8)
     hi = min(len(doc), stem.end + int(1.5 * total) + 10 * len(item.options) + 40)
     window = doc[lo:hi]
-    return [
-        _find_exact(opt, window, lo) if _exact_only(opt, params) else _align(opt, window, lo)
-        for opt in item.options
-    ]
+    raw_window = raw.symbols_between(lo, hi) if any(item.option_symbols) else ""
+    parts = []
+    for i, opt in enumerate(item.options):
+        symbols = item.option_symbols[i] if item.option_symbols else ""
+        if opt:
+            parts.append(_find_exact(opt, window, lo) if _exact_only(opt, params) else _align(opt, window, lo))
+        elif symbols:
+            parts.append(_Part(float(symbols in raw_window), lo, lo))
+        else:
+            parts.append(_UNSEEN)
+    return parts
 
 
-def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> Match:
-    options = _options_after(item, doc, stem, params) if item.options else []
+_UNSEEN = _Part(-1.0, 0, 0)
+
+
+def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams, raw: RawDoc) -> Match:
+    options = _options_after(item, doc, stem, params, raw) if item.options else []
+    seen = [i for i, part in enumerate(options) if part is not _UNSEEN]
+    lengths = [len(o) or len(item.option_symbols[i]) for i, o in enumerate(item.options)]
     stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
-        i for i, (part, text) in enumerate(zip(options, item.options))
-        if part.similarity >= (1.0 if _exact_only(text, params) else params.option_threshold)
+        i for i in seen
+        if options[i].similarity >= (1.0 if _exact_only(item.options[i], params) else params.option_threshold)
     ]
-    weights = [len(item.stem)] + [len(o) for o in item.options]
-    sims = [stem.similarity] + [o.similarity for o in options]
+    weights = [len(item.stem)] + [lengths[i] for i in seen]
+    sims = [stem.similarity] + [options[i].similarity for i in seen]
     score = sum(w * s for w, s in zip(weights, sims)) / (sum(weights) or 1)
     # how well the parts that are there match (a page may drop an option: option_fraction allows it)
-    present = [(len(item.stem), stem.similarity)] + [(len(item.options[i]), options[i].similarity) for i in found]
+    present = [(len(item.stem), stem.similarity)] + [(lengths[i], options[i].similarity) for i in found]
     closeness = sum(w * sim for w, sim in present) / (sum(w for w, _ in present) or 1)
-    matched_chars = (len(item.stem) if stem_found else 0) + sum(len(item.options[i]) for i in found)
+    matched_chars = (len(item.stem) if stem_found else 0) + sum(lengths[i] for i in found)
+    # a short item (a 10-character question with one-word options) is judged whole: every part found
+    whole = len(item.stem) + sum(lengths[i] for i in seen)
     contaminated = (
         stem_found
-        and len(found) >= math.ceil(params.option_fraction * len(item.options))
-        and matched_chars >= params.min_match_chars
+        and len(found) >= math.ceil(params.option_fraction * len(seen))
+        and matched_chars >= min(params.min_match_chars, whole)
         and closeness >= params.item_threshold
     )
     spans = ([stem] if stem_found else []) + [options[i] for i in found]
@@ -99,7 +132,7 @@ def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams) -> 
     end = max((p.end for p in spans), default=stem.end)
     overlap = not contaminated and matched_chars >= params.min_overlap_chars
     return Match(contaminated, overlap, round(score, 4), round(stem.similarity, 4), len(found),
-                 len(item.options), start, end)
+                 len(seen), start, end)
 
 
 def _place_stem(stem: str, hay: str, offset: int, params: DecontamParams) -> _Part:
@@ -123,7 +156,7 @@ def _stem_placements(stem: str, hay: str, offset: int, params: DecontamParams) -
 _MAX_STEM_PLACEMENTS = 4
 
 
-def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
+def verify(item: ItemKeys, doc: str, params: DecontamParams, raw: RawDoc) -> Match:
     """Best placement of ``item`` in the document key ``doc``.
 
     The question is anchored at each of its placements in the whole document, and just before the
@@ -139,5 +172,5 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams) -> Match:
             lo = max(0, best.start - reach)
             region = doc[lo : best.start + len(item.stem) // 4 + 1]
             anchors += _stem_placements(item.stem, region, lo, params)
-    results = [_evaluate(item, doc, anchor, params) for anchor in anchors]
+    results = [_evaluate(item, doc, anchor, params, raw) for anchor in anchors]
     return max(results, key=lambda m: (m.contaminated, m.score))
