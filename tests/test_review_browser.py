@@ -241,7 +241,7 @@ def test_adjudicator_sees_both_first_round_reviews_side_by_side(server, admin, b
         task_id, result_regions(ReviewResult(verdict="accept")))
     report = pull(admin, NAME, tmp_path)
     outcome = adjudicate(read_annotations(report.path))
-    assert list(outcome.disputes) == [item_id]
+    assert [subject for subject, _content in outcome.disputes] == [item_id]
     assert push_disputes(admin, NAME, outcome.disputes) == 1
 
     log_in(browser, server.url, ADJUDICATOR)

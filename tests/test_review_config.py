@@ -28,7 +28,8 @@ def test_config_shows_item_fields_as_plain_text_and_offers_every_choice():
 
 ITEM = Item(id="cpa-2025-1-A-017", question="다음 중 <b>옳은</b> 것은? <script>alert(1)</script>",
             options=("가", "나", "다", "라", "마"), answer=(3,), answer_status="final", license="cpa",
-            license_ko="공인회계사", year=2025, session=1, form="A", subject="회계학", number=17, page=4)
+            license_ko="공인회계사", year=2025, session=1, form="A", subject="회계학", number=17, page=4,
+            parser_version="parse-6")
 
 
 def test_task_data_is_display_strings_with_the_text_as_is():
