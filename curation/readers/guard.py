@@ -167,7 +167,7 @@ def _settle(done: Future, attempt: Future, label: str, timeout_s: float, max_mem
     """Give ``done`` the attempt's value, or the ``CurationError`` its failure means."""
     try:
         done.set_result(_value(attempt, label, timeout_s, max_memory_mb))
-    except CurationError as exc:
+    except Exception as exc:  # a CurationError, or a refusal whose class cannot be rebuilt: the caller hears either
         done.set_exception(exc)
 
 
