@@ -87,9 +87,10 @@ def pending_task(jobs: list[PaperJob]) -> list[PaperJob]:
 
 
 @task(name="parse", cache_policy=NO_CACHE)
-def parse_task(job: PaperJob) -> PaperParse:
-    """In a guarded child process; only papers without a completion marker for their inputs get here."""
-    return parse_into(job)
+def parse_task(job: PaperJob, workers: int | None = None) -> PaperParse:
+    """In a warm worker of this process's guarded pool (``workers`` of them); only papers without a completion
+    marker for their inputs get here."""
+    return parse_into(job, workers=workers)
 
 
 @task(name="store-items", cache_policy=NO_CACHE)
@@ -171,7 +172,8 @@ def refresh_flow(year: int | None = None, licenses: list[str] | None = None, cat
     todo = pending_task(jobs)
     progress.stage("parse", len(todo))
     parsed: list[PaperParse] = []
-    for future in parse_task.map(todo):
+    # A cluster worker parses one paper at a time: one warm process each; here the task threads share `workers`.
+    for future in parse_task.map(todo, unmapped(1 if distributed else workers)):
         parsed.append(future.result())
         progress.advance("parse")
     items = store_items_task(store)

@@ -31,7 +31,7 @@ def task_runner(runner: Runner, address: str | None = None, workers: int | None 
         import dask
         from prefect_dask import DaskTaskRunner
 
-        # Each paper is parsed in a guarded child process of the worker; Dask starts its workers as daemons,
+        # Each paper is parsed in a guarded worker process of the Dask worker; Dask starts its workers as daemons,
         # and a daemon may not have children.
         dask.config.set({"distributed.worker.daemon": False})
         if address:

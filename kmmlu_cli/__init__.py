@@ -28,8 +28,8 @@ class Listed(NamedTuple):
 
 
 COMMANDS: dict[str, Listed] = {
-    "parse-batch": Listed("batch_cmd", "Parse papers one by one under limits; go on after any refusal; exit 1 if "
-                                       "any was quarantined."),
+    "parse-batch": Listed("batch_cmd", "Parse papers in warm worker processes, each paper under limits; go on after "
+                                       "any refusal; exit 1 if any was quarantined."),
     "catalog": Listed("catalog_cmd", "List the licenses, their bodies, subjects and pass rules."),
     "dedup": Listed("dedup_cmd", "Find exact and near-duplicate items; write DIR/duplicates.jsonl."),
     "decontam": Listed("dedup_cmd", "Find items in web-crawl shards: per item contaminated / source overlap / clean."),

@@ -1,4 +1,5 @@
-"""``kmmlu parse-batch``: many papers, each under a time, memory and page limit; refusals are quarantined."""
+"""``kmmlu parse-batch``: many papers in warm worker processes, each under a time, memory and page limit; refusals
+are quarantined."""
 
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ def parse_batch_cmd(
     max_pages: Optional[int] = typer.Option(None, "--max-pages", help="Refuse files with more pages [default: 300]."),
     max_memory: Optional[int] = typer.Option(None, "--max-memory", help="MB of memory per file [default: 4096]."),
     crops: bool = typer.Option(True, "--crops/--no-crops", help="Save a PNG crop of each question."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="Papers parsed at once, each in a warm worker process [default: one per CPU]."),
 ) -> None:
-    """Parse papers one by one under limits; go on after any refusal; exit 1 if any was quarantined."""
+    """Parse papers in warm worker processes, each paper under limits; go on after any refusal; exit 1 if any
+    was quarantined."""
     # Imported here: the parser pulls in PyMuPDF, which every other kmmlu command would pay for at start-up.
     from curation.parse.batch import parse_batch
     from curation.parse.guarded import BatchJob, PaperOutcome
@@ -48,7 +52,7 @@ def parse_batch_cmd(
         paper, sep, key = arg.partition("=")
         jobs.append(BatchJob(Path(paper), Path(key) if sep else None))
     with FolderLock(out, "parse-batch"):
-        result = parse_batch(jobs, out, limits, crops=crops, on_done=report)
+        result = parse_batch(jobs, out, limits, crops=crops, workers=workers, on_done=report)
     for paper in result.already_done:
         table.add_row(paper.name, "", "", "", "", "already done (same paper, key and versions)")
     console.print(table)

@@ -177,7 +177,7 @@ def test_a_second_refresh_runs_no_parse_task_and_rewrites_no_items(sample, tmp_p
 
     runs: list[str] = []
     real = flows.refresh.parse_into
-    monkeypatch.setattr(flows.refresh, "parse_into", lambda job: runs.append(job.paper) or real(job))
+    monkeypatch.setattr(flows.refresh, "parse_into", lambda job, **kw: runs.append(job.paper) or real(job, **kw))
     with SampleServer(sample.root) as server:
         catalog = write_sample_catalog(tmp_path / "catalog.yaml", server.base_url)
         run = dict(year=sample.year, licenses=["cpa", "physician"], catalog=str(catalog), raw=str(tmp_path / "raw"),

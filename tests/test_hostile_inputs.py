@@ -5,7 +5,9 @@ page and item), within the per-file limits, and the rest of the batch goes on. T
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -22,7 +24,7 @@ from curation.core.item import Item
 from curation.parse.batch import parse_batch
 from curation.parse.guarded import BatchJob
 from curation.parse.paper import parse_paper
-from curation.readers.guard import ChildCrashed, LimitExceeded, Limits, check_pdf_limits, run_guarded, screen_item
+from curation.readers.guard import ChildCrashed, GuardedPool, LimitExceeded, Limits, check_pdf_limits, screen_item
 
 FAST = Limits(timeout_s=60, max_memory_mb=2048)
 SCRIPT = "다음 코드 <script>alert(1)</script> 와 <img src=x onerror=alert(1)> 의 실행 결과로 옳은 것은?"
@@ -222,12 +224,16 @@ def work_for(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def test_timeout_stops_a_file_that_takes_too_long(tmp_path):
-    limits = Limits(timeout_s=1.0, max_pages=10_000)
+def test_timeout_stops_a_file_that_takes_too_long_and_a_fresh_worker_takes_over():
     started = time.monotonic()
-    with pytest.raises(LimitExceeded, match=r"still working after 1 s \(--timeout\)"):
-        run_guarded(work_for, (120,), label="blank_5000.pdf", timeout_s=limits.timeout_s, max_memory_mb=2048)
+    with GuardedPool(1) as pool:
+        before = pool.run(os.getpid, label="first", timeout_s=60, max_memory_mb=2048)
+        with pytest.raises(LimitExceeded, match=r"blank_5000.pdf: still working after 1 s \(--timeout\)"):
+            pool.run(work_for, (120,), label="blank_5000.pdf", timeout_s=1.0, max_memory_mb=2048)
+        after = [pool.run(os.getpid, label="next", timeout_s=60, max_memory_mb=2048) for _ in range(2)]
     assert time.monotonic() - started < 60
+    assert after[0] != before, "the worker that ran out of time was killed"
+    assert after[0] == after[1], "its replacement stays warm for the files after it"
 
 
 def render_first_page(path: Path) -> int:
@@ -243,23 +249,63 @@ def fail_plainly() -> None:
     raise KeyError("not a refusal")
 
 
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
 def test_huge_page_past_the_precheck_is_stopped_as_too_large(tmp_path):
     page = corpus.huge_page(tmp_path)
-    with pytest.raises(LimitExceeded, match="too large"):
-        run_guarded(render_first_page, (page,), label=str(page), timeout_s=60, max_memory_mb=2048)
+    with GuardedPool(1) as pool, pytest.raises(LimitExceeded, match="too large"):
+        pool.run(render_first_page, (page,), label=str(page), timeout_s=60, max_memory_mb=2048)
 
 
-def test_memory_limit_stops_the_child_not_the_machine():
-    with pytest.raises(LimitExceeded, match="more than 512 MB"):
-        run_guarded(allocate, (3000,), label="hog", timeout_s=60, max_memory_mb=512)
-    assert run_guarded(allocate, (16,), label="small", timeout_s=60, max_memory_mb=512) == 16 << 20
+def test_memory_limit_stops_the_file_not_the_machine_nor_the_worker():
+    with GuardedPool(1) as pool:
+        worker = pool.run(os.getpid, label="first", timeout_s=60, max_memory_mb=512)
+        with pytest.raises(LimitExceeded, match="more than 512 MB"):
+            pool.run(allocate, (3000,), label="hog", timeout_s=60, max_memory_mb=512)
+        assert pool.run(allocate, (16,), label="small", timeout_s=60, max_memory_mb=512) == 16 << 20
+        assert pool.run(os.getpid, label="last", timeout_s=60, max_memory_mb=512) == worker
 
 
 def test_refusals_keep_their_type_and_other_errors_are_reported_as_crashes(tmp_path):
-    with pytest.raises(InputError, match="empty file"):
-        run_guarded(parse_paper, (corpus.zero_byte(tmp_path),), label="x", timeout_s=60, max_memory_mb=2048)
-    with pytest.raises(ChildCrashed, match=r"KeyError: 'not a refusal' \(at test_hostile_inputs.py:\d+ in fail_plainly\)"):
-        run_guarded(fail_plainly, label="x", timeout_s=60, max_memory_mb=2048)
+    with GuardedPool(1) as pool:
+        with pytest.raises(InputError, match="empty file"):
+            pool.run(parse_paper, (corpus.zero_byte(tmp_path),), label="x", timeout_s=60, max_memory_mb=2048)
+        with pytest.raises(ChildCrashed, match=r"KeyError: 'not a refusal' \(at test_hostile_inputs.py:\d+ in fail_plainly\)"):
+            pool.run(fail_plainly, label="x", timeout_s=60, max_memory_mb=2048)
+        with pytest.raises(ChildCrashed, match=r"x: the worker died \(killed by SIGSEGV\)"):
+            pool.run(die, label="x", timeout_s=60, max_memory_mb=2048)
+        assert pool.run(allocate, (1,), label="after", timeout_s=60, max_memory_mb=2048) == 1 << 20
+
+
+def _pool_workers() -> set[int]:
+    """The pids of this process's pool workers: the children of its forkserver."""
+    import psutil
+
+    return {worker.pid for child in psutil.Process().children() if "forkserver" in " ".join(child.cmdline())
+            for worker in child.children()}
+
+
+def test_a_batch_reuses_its_warm_worker_and_a_paper_over_the_time_limit_is_one_reject(tmp_path):
+    """One worker: the paper that runs out of time costs its worker and one quarantine line; the papers after it
+    are parsed, one after the other, by the same fresh worker."""
+    first, second, third = (corpus.paper(tmp_path, f"good_{n}.pdf") for n in range(3))
+    slow = corpus.blank_pages(tmp_path, 20_000)  # minutes of work: past any timeout below, on any machine
+    jobs = [BatchJob(p) for p in (first, slow, second, third)]
+    others = _pool_workers()  # workers of pools other tests left running in this process
+    workers_at: dict[str, set[int]] = {}
+    result = parse_batch(jobs, tmp_path / "out", Limits(timeout_s=2, max_pages=30_000), crops=False, workers=1,
+                         on_done=lambda job, done: workers_at.setdefault(job.paper.name, _pool_workers() - others))
+    (reject,) = result.quarantined
+    assert reject.source == str(slow) and reject.reason == "limit_exceeded"
+    assert "still working after 2 s (--timeout)" in reject.detail
+    assert [o.paper for o in result.parsed] == [first, second, third]
+    assert all(len(read_items(tmp_path / "out" / p.stem / "items.jsonl")) == 8 for p in (first, second, third))
+    assert not (tmp_path / "out" / slow.stem).exists()
+    assert len(workers_at[first.name]) == len(workers_at[second.name]) == 1
+    assert workers_at[second.name] == workers_at[third.name], "one warm worker parsed both papers"
+    assert workers_at[first.name] != workers_at[second.name], "the worker that ran out of time was replaced"
 
 
 def test_cli_parse_batch_quarantines_and_goes_on(tmp_path):

@@ -2,7 +2,7 @@
 
 It routes by magic bytes (``routes``): a PDF's text layer, OCR of pages without one (``curation.ocr``), HWP and
 HWPX papers and ZIP bundles (``curation.readers``); then layout, segmentation and validation into items
-(``paper``). ``batch`` runs many papers, each in a guarded child process.
+(``paper``). ``batch`` runs many papers in warm worker processes, each paper under the guard's limits.
 """
 
 from curation.parse.meta import PaperMeta

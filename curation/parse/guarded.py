@@ -1,5 +1,5 @@
-"""One paper into its output folder, parsed in a guarded child process (``curation.readers.guard``): the limits
-hold whatever the file, PyMuPDF never runs in a thread of the caller, and a refusal is a ``CurationError``.
+"""One paper into its output folder, parsed in a worker of a ``GuardedPool`` (``curation.readers.guard``): the
+limits hold whatever the file, PyMuPDF never runs in a thread of the caller, and a refusal is a ``CurationError``.
 
 The folder gets ``items.jsonl``, ``rejects.jsonl``, ``held.jsonl`` (items held back for a person, with their reasons
 in ``held_reasons.jsonl``), ``crops/`` and, written last, the completion marker (``curation.core.markers``): a paper
@@ -8,6 +8,7 @@ both parse through here."""
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from curation.parse.keyjoin import parse_keyed
 from curation.parse.meta import PaperMeta
 from curation.parse.paper import save_crops
 from curation.parse.routes import ROUTE_VERSIONS, RouteResult, parse
-from curation.readers.guard import Limits, run_guarded, screen_item
+from curation.readers.guard import GuardedPool, Limits, screen_item
 
 STAGE = "guard"
 HELD_REASONS = "held_reasons.jsonl"  # why each item of held.jsonl is held: the quarantine lines for it
@@ -66,7 +67,7 @@ def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
 
 
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
-    """Check, parse and screen one paper of any kind (run inside the guarded child). The key's troubles are
+    """Check, parse and screen one paper of any kind (run inside a pool's worker). The key's troubles are
     rejects beside the items, never a refusal of the paper."""
     results, rejects = parse_keyed(
         lambda key: parse(job.paper, meta=job.meta, key=key, guard=limits), job.paper, job.key
@@ -100,17 +101,18 @@ def already_done(folder: Path, inputs: dict[str, str]) -> list[Reject] | None:
     return [Reject(**r) for r in read_jsonl(folder / HELD_REASONS)]
 
 
-def parse_into_folder(
-    job: BatchJob, folder: Path, limits: Limits, *, crops: bool, inputs: dict[str, str]
-) -> tuple[PaperOutcome, list[Reject]]:
-    """Parse one paper in a guarded child and write its folder, the marker (for ``inputs``, from ``job_inputs``)
-    last. Returns the outcome and the held-back lines; raises ``CurationError`` when the paper is refused (the
-    folder then has no marker)."""
+def submit_parse(pool: GuardedPool, job: BatchJob, folder: Path, limits: Limits, *, crops: bool) -> Future:
+    """Start parsing one paper in a worker of ``pool``, its crops written there into ``folder/crops``; the future's
+    result is its ``PaperOutcome``, or raises ``CurationError`` when the paper is refused. The folder counts as
+    unfinished from here until ``write_folder``."""
     clear(folder)
-    outcome: PaperOutcome = run_guarded(
-        parse_one, (job, limits, folder / "crops" if crops else None), label=str(job.paper),
-        timeout_s=limits.timeout_s, max_memory_mb=limits.max_memory_mb,
-    )
+    return pool.submit(parse_one, (job, limits, folder / "crops" if crops else None), label=str(job.paper),
+                       timeout_s=limits.timeout_s, max_memory_mb=limits.max_memory_mb)
+
+
+def write_folder(job: BatchJob, folder: Path, outcome: PaperOutcome, inputs: dict[str, str]) -> list[Reject]:
+    """Write a parsed paper's folder, the marker (for ``inputs``, from ``job_inputs``) last. Returns the
+    held-back lines."""
     write_items(folder / "items.jsonl", outcome.items)
     write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in outcome.rejects))
     write_items(folder / "held.jsonl", (h.item for h in outcome.held))
@@ -121,4 +123,13 @@ def parse_into_folder(
     ]
     write_jsonl(folder / HELD_REASONS, (r.to_record() for r in held))
     mark_done(folder, inputs, versions_used(outcome, keyed=job.key is not None))
-    return outcome, held
+    return held
+
+
+def parse_into_folder(
+    job: BatchJob, folder: Path, limits: Limits, *, crops: bool, inputs: dict[str, str], pool: GuardedPool
+) -> tuple[PaperOutcome, list[Reject]]:
+    """Parse one paper in a worker of ``pool`` and write its folder. Returns the outcome and the held-back lines;
+    raises ``CurationError`` when the paper is refused (the folder then has no marker)."""
+    outcome = submit_parse(pool, job, folder, limits, crops=crops).result()
+    return outcome, write_folder(job, folder, outcome, inputs)

@@ -29,7 +29,7 @@ from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
-from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, save_crop
+from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps
 from curation.parse.grid import AnswerKey, find_grid
 from curation.parse.keyjoin import ranges
 from curation.parse.layout import PageText, lay_out, running_subjects
@@ -153,9 +153,10 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
     crops: dict[str, Path] = {}
     items = []
     with pymupdf.open(result.summary.source) as doc:
+        cropper = PageCropper(doc)
         for item in result.items:
             crop = crops_dir / f"{item.id}.png"
-            save_crop(doc, result.regions[item.id], crop)
+            cropper.save(result.regions[item.id], crop)
             crops[item.id] = crop
             items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
     return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops, result.repairs)

@@ -20,7 +20,7 @@ from curation.core.markers import mark_done
 from curation.core.rejects import Reject, count_reasons
 from curation.parse.guarded import BatchJob, already_done, job_inputs, parse_into_folder
 from curation.parse.meta import PaperMeta
-from curation.readers.guard import Limits
+from curation.readers.guard import Limits, shared_pool, worker_count
 from curation.sources.discover import Found, pair_keys
 from curation.sources.fetch import FetchResult, ManifestEntry
 
@@ -105,15 +105,17 @@ def pending(jobs: Sequence[PaperJob]) -> list[PaperJob]:
     return [job for job in jobs if already_done(Path(job.out_dir), job_inputs(batch_job(job), crops=True)) is None]
 
 
-def parse_into(job: PaperJob, limits: Limits = Limits()) -> PaperParse:
+def parse_into(job: PaperJob, limits: Limits = Limits(), workers: int | None = None) -> PaperParse:
     """Parse one downloaded file (a PDF with or without text, HWP/HWPX, or a ZIP of papers) into ``job.out_dir``
-    in a guarded child process: items, rejects, crops, the marker last. A paper the parser refuses becomes its
-    one reject (and its marker, so the same file is not tried again until the parser changes)."""
+    in a warm worker of this process's shared pool (``workers`` of them, default one per CPU; callers in several
+    threads share them): items, rejects, crops, the marker last. A paper the parser refuses becomes its one
+    reject (and its marker, so the same file is not tried again until the parser changes)."""
     out = Path(job.out_dir)
     paper = batch_job(job)
     inputs = job_inputs(paper, crops=True)
+    pool = shared_pool(workers or worker_count())
     try:
-        outcome, held = parse_into_folder(paper, out, limits, crops=True, inputs=inputs)
+        outcome, held = parse_into_folder(paper, out, limits, crops=True, inputs=inputs, pool=pool)
     except CurationError as exc:
         reject = Reject(stage="parse", reason="paper refused", source=job.paper, detail=str(exc))
         write_jsonl(out / "rejects.jsonl", [reject.to_record()])

@@ -6,32 +6,39 @@ Exam papers come from many offices and tools, and a download can be anything nam
   exam paper is: not a PDF, encrypted, more pages than ``max_pages``, a page larger than
   ``max_page_side_pt`` (a tiny image scaled up by a huge page renders to gigabytes), an image whose declared
   size exceeds ``max_image_pixels`` (read from the image dictionary, not decoded), JavaScript.
-- ``run_guarded`` runs one file's work in a child process (forkserver: no threads or locks inherited) with
-  an address-space limit and a wall-clock timeout; overruns and crashes of the child become a
-  ``CurationError`` naming the file. As with any multiprocessing start method but fork, the program's main
-  script must keep its work under ``if __name__ == "__main__":`` (the ``kmmlu`` script and pytest do).
+- ``GuardedPool`` runs each file's work in a warm worker process (pebble's ``ProcessPool``, forkserver: no
+  threads or locks inherited) with an address-space limit and a wall-clock timeout per file; overruns and
+  crashes become a ``CurationError`` naming the file, and the worker is replaced. As with any
+  multiprocessing start method but fork, the program's main script must keep its work under
+  ``if __name__ == "__main__":`` (the ``kmmlu`` script and pytest do).
 - ``screen_item`` holds back items whose text is unsafe to show or release as it is (hidden bidi/zero-width
   characters, runaway option or stem length). ``curation.parse.batch`` runs papers under all three.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
+import os
+import pickle
 import re
 import resource
 import signal
+import threading
 import traceback
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import pebble
 import pymupdf
 
 from curation.core.errors import CurationError, InputError
 from curation.core.item import Item
 from curation.readers.pdf import open_pdf
 
-# Modules the forkserver imports once, so each guarded child starts without re-importing them.
+# Modules the forkserver imports once, so each worker starts without re-importing them.
 _PRELOAD = ["curation.parse.guarded", "curation.parse.paper", "curation.keys"]
 
 
@@ -110,7 +117,12 @@ def javascript_in(doc: pymupdf.Document) -> str | None:
     return None
 
 
-# --- running one file's work in a bounded child process ---------------------------------------------------
+# --- running files' work in warm, bounded worker processes ----------------------------------------------
+
+
+def worker_count() -> int:
+    """Workers a pool gets unless told: one per CPU this process may use."""
+    return len(os.sched_getaffinity(0))
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -119,72 +131,62 @@ def _context() -> multiprocessing.context.BaseContext:
     return ctx
 
 
-def _child(conn, fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: int) -> None:
+def _attempt(fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: int) -> bytes:
+    """``fn``'s outcome, pickled here, inside the memory limit: a result too large for it is a limit, not a
+    worker dying while pebble sends it. The limit is the soft one, lifted again afterwards, so that the worker
+    can take up its next task (and import what that task's function needs) whatever this one left."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = max_memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
     try:
-        outcome: tuple = ("ok", fn(*args, **kwargs))
+        return pickle.dumps(_outcome(fn, args, kwargs, max_memory_mb))
     except MemoryError:
-        outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory)")
+        return pickle.dumps(("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory) for its result"))
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _outcome(fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: int) -> tuple:
+    try:
+        return ("ok", fn(*args, **kwargs))
+    except MemoryError:
+        return ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory)")
     except CurationError as exc:
-        outcome = ("refused", type(exc), str(exc))  # the class pickles by reference
+        return ("refused", type(exc), str(exc))  # the class pickles by reference
     except pymupdf.mupdf.FzErrorLimit as exc:  # MuPDF's own cap on image and page sizes
-        outcome = ("limit", f"MuPDF refuses it as too large ({exc})")
+        return ("limit", f"MuPDF refuses it as too large ({exc})")
     except Exception as exc:
         message = f"{type(exc).__name__}: {exc}"
         if "malloc" in message or "out of memory" in message.lower():
-            outcome = ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory): {message}")
-        else:
-            frame = traceback.extract_tb(exc.__traceback__)[-1]
-            outcome = ("crashed", f"{message} (at {Path(frame.filename).name}:{frame.lineno} in {frame.name})")
-    try:
-        conn.send(outcome)
-    except MemoryError:
-        conn.send(("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory) for its result"))
-    finally:
-        conn.close()
+            return ("limit", f"needs more than {max_memory_mb} MB of memory (--max-memory): {message}")
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        return ("crashed", f"{message} (at {Path(frame.filename).name}:{frame.lineno} in {frame.name})")
 
 
-def run_guarded(
-    fn: Callable[..., Any],
-    args: tuple = (),
-    kwargs: dict | None = None,
-    *,
-    label: str,
-    timeout_s: float,
-    max_memory_mb: int,
-) -> Any:
-    """``fn(*args, **kwargs)`` in a child process with at most ``max_memory_mb`` of address space and
-    ``timeout_s`` seconds. ``fn`` and its arguments and result must pickle. A refusal (``CurationError``)
-    raised in the child is raised again here with its type and message; running out of time or memory
-    raises ``LimitExceeded``; any other error or death of the child raises ``ChildCrashed``. ``label``
-    (the file) starts every message."""
-    ctx = _context()
-    receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}, max_memory_mb), daemon=True)
-    proc.start()
-    send.close()
+def _settle(done: Future, attempt: Future, label: str, timeout_s: float, max_memory_mb: int) -> None:
+    """Give ``done`` the attempt's value, or the ``CurationError`` its failure means."""
     try:
-        outcome = receive.recv() if receive.poll(timeout_s) else None
-        timed_out = outcome is None and proc.is_alive()
-    except EOFError:
-        outcome, timed_out = None, False
-    finally:
-        receive.close()
-    if timed_out:
-        proc.kill()
-    proc.join()
-    if timed_out:
+        done.set_result(_value(attempt, label, timeout_s, max_memory_mb))
+    except Exception as exc:  # a CurationError, or a refusal whose class cannot be rebuilt: the caller hears either
+        done.set_exception(exc)
+
+
+def _value(attempt: Future, label: str, timeout_s: float, max_memory_mb: int) -> Any:
+    try:
+        outcome = pickle.loads(attempt.result())
+    except TimeoutError:
         raise LimitExceeded(
             f"{label}: still working after {timeout_s:g} s (--timeout); stopped. Raise the limit only if the "
             "file is a genuine, very long paper"
-        )
-    if outcome is None:
-        code = proc.exitcode or 0
+        ) from None
+    except pebble.ProcessExpired as exc:
+        code = exc.exitcode or 0
         cause = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
         if code == -signal.SIGKILL:
-            raise LimitExceeded(f"{label}: the worker was {cause}, most likely out of memory ({max_memory_mb} MB)")
-        raise ChildCrashed(f"{label}: the worker died ({cause}); report this file as a bug")
+            raise LimitExceeded(f"{label}: the worker was {cause}, most likely out of memory ({max_memory_mb} MB)") from None
+        raise ChildCrashed(f"{label}: the worker died ({cause}); report this file as a bug") from None
+    except Exception as exc:  # pebble could not run the task at all (a pool shut down under it)
+        raise ChildCrashed(f"{label}: the worker pool failed ({type(exc).__name__}: {exc}); report this") from None
     status = outcome[0]
     if status == "ok":
         return outcome[1]
@@ -193,6 +195,67 @@ def run_guarded(
     if status == "refused":
         raise outcome[1](outcome[2])
     raise ChildCrashed(f"{label}: unexpected error {outcome[1]}; report this file as a bug")
+
+
+class GuardedPool:
+    """Warm worker processes (forkserver: no threads or locks inherited), each doing one file's work at a time
+    under that file's address-space limit and timeout. A worker that runs out of time is killed and a fresh one
+    takes its place; one that dies is replaced too; either way only its file fails and the pool goes on. After
+    ``max_tasks`` files a worker is replaced anyway, so that what files leave behind in it (MuPDF's caches, a
+    fragmented heap) cannot add up. A file costs its work, not an interpreter's start."""
+
+    def __init__(self, workers: int, max_tasks: int = 50) -> None:
+        self._pool = pebble.ProcessPool(max_workers=workers, max_tasks=max_tasks, context=_context())
+
+    def submit(self, fn: Callable[..., Any], args: tuple = (), kwargs: dict | None = None, *, label: str,
+               timeout_s: float, max_memory_mb: int) -> Future:
+        """A future of ``fn(*args, **kwargs)`` run in a worker with at most ``max_memory_mb`` of address space
+        and ``timeout_s`` seconds (counted from when a worker takes it up). ``fn``, its arguments and result
+        must pickle. A refusal (``CurationError``) raised in the worker is raised again by ``result()`` with its
+        type and message; running out of time or memory raises ``LimitExceeded``; any other error or death of
+        the worker raises ``ChildCrashed``. ``label`` (the file) starts every message."""
+        attempt = self._pool.schedule(_attempt, (fn, args, kwargs or {}, max_memory_mb), timeout=timeout_s)
+        done: Future = Future()
+        attempt.add_done_callback(lambda a: _settle(done, a, label, timeout_s, max_memory_mb))
+        return done
+
+    def run(self, fn: Callable[..., Any], args: tuple = (), kwargs: dict | None = None, *, label: str,
+            timeout_s: float, max_memory_mb: int) -> Any:
+        """``submit`` and wait for the result."""
+        return self.submit(fn, args, kwargs, label=label, timeout_s=timeout_s, max_memory_mb=max_memory_mb).result()
+
+    def close(self) -> None:
+        """Let the workers finish what they were given, then stop them."""
+        self._pool.close()
+        self._pool.join()
+
+    def stop(self) -> None:
+        """Stop the workers now, whatever they are doing."""
+        self._pool.stop()
+        self._pool.join()
+
+    def __enter__(self) -> GuardedPool:
+        return self
+
+    def __exit__(self, kind, value, tb) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.stop()  # an error or Ctrl-C in the caller: what the workers are doing is not wanted
+
+
+_shared: dict[int, GuardedPool] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_pool(workers: int) -> GuardedPool:
+    """This process's pool of ``workers``, started on first use and stopped when the process exits: callers in
+    many threads (the refresh's parse tasks) share its warm workers."""
+    with _shared_lock:
+        if workers not in _shared:
+            _shared[workers] = GuardedPool(workers)
+            atexit.register(_shared[workers].stop)
+        return _shared[workers]
 
 
 # --- item text that must not be released or shown as it is -----------------------------------------------
