@@ -63,7 +63,8 @@ def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
 
 def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
     names = {name for route in outcome.routes for name in ROUTE_VERSIONS[route]}
-    return sorted(names | ({"KEY_READER_VERSION"} if keyed else set()))
+    cropped = any(item.image_path for item in outcome.items + [h.item for h in outcome.held])
+    return sorted(names | ({"KEY_READER_VERSION"} if keyed else set()) | ({"CROP_VERSION"} if cropped else set()))
 
 
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
