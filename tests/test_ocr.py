@@ -25,6 +25,7 @@ from curation.ocr.rings import find_rings, read_rings
 from curation.ocr.tesseract import TsvWord, parse_tsv, tesseract_available
 from curation.ocr.triage import pages_to_ocr, text_layer_status
 from curation.ocr.types import OcrConfig, OcrWord, Region, char_accuracy, is_low_confidence
+from curation.readers.words import page_words, reading_ahead
 from kmmlu_cli import app
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with its kor and Hangul models is not installed")
@@ -102,6 +103,23 @@ def test_which_pages_need_ocr(realdata):
         assert pages_to_ocr(doc, "always") == list(range(doc.page_count))
     with pymupdf.open() as doc:
         assert text_layer_status(doc.new_page()).reason == "blank page"
+
+
+def test_the_ocr_check_reads_each_page_once_for_the_parse_too(realdata, monkeypatch):
+    path = realdata_path("pdf", "nurseaide_2022H1_even_q.pdf")
+    with pymupdf.open(path) as doc:
+        fresh = [page_words(page) for page in doc]
+    extractions: list[int] = []
+    get_text = pymupdf.Page.get_text
+    monkeypatch.setattr(pymupdf.Page, "get_text", lambda page, *a, **k: extractions.append(page.number) or get_text(page, *a, **k))
+    with reading_ahead():
+        with pymupdf.open(path) as doc:
+            assert pages_to_ocr(doc, "auto") == []
+        with pymupdf.open(path) as doc:
+            handed = [page_words(page) for page in doc]
+            again = page_words(doc[0])  # handed over once: a second read extracts again
+    assert handed == fresh and again == fresh[0]
+    assert extractions == [*range(len(fresh)), 0]
 
 
 @pytest.mark.parametrize(

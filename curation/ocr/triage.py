@@ -7,10 +7,11 @@ from dataclasses import dataclass
 import pymupdf
 
 from curation.ocr.types import OcrMode
+from curation.readers.words import page_text
 
 # A page whose text layer has fewer visible characters than this, while it has ink, needs OCR.
 MIN_TEXT_CHARS = 20
-# Share of unmapped glyphs (U+FFFD, private use, "(cid:") above which a text layer is garbage.
+# Share of unmapped glyphs (U+FFFD, private use) above which a text layer is garbage.
 MAX_GARBAGE_SHARE = 0.10
 
 
@@ -22,9 +23,8 @@ class TextLayerStatus:
 
 
 def text_layer_status(page: pymupdf.Page) -> TextLayerStatus:
-    text = page.get_text("text")
-    visible = [c for c in text if not c.isspace()]
-    garbage = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff") + 5 * text.count("(cid:")
+    visible = [c for c in page_text(page) if not c.isspace()]
+    garbage = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff")
     if len(visible) >= MIN_TEXT_CHARS and garbage / len(visible) <= MAX_GARBAGE_SHARE:
         return TextLayerStatus(True, "text", len(visible))
     if not page.get_drawings() and not page.get_images() and not visible:

@@ -42,7 +42,7 @@ from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx
-from curation.readers.words import Word
+from curation.readers.words import Word, reading_ahead
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]
@@ -156,23 +156,24 @@ def parse_pdf(
 ) -> RouteResult:
     """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
     vision model when ``vlm`` is given."""
-    hook = None
-    if ocr != "never":
-        with pymupdf.open(path) as doc:
-            need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
-        if need and vlm is not None:
-            hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
-        elif need:
-            if not tesseract_available(config.lang):
-                raise InputError(
-                    f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
-                    f"installed: {install_hint(config.lang)}, or pass --ocr never"
-                )
-            hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page)
-    if ocr == "always" and hook is not None:
-        result = _parse_forcing_ocr(path, hook, **kwargs)
-    else:
-        result = parse_paper(path, ocr=hook, **kwargs)
+    with reading_ahead():  # the OCR check reads each page's text once, for the parse too
+        hook = None
+        if ocr != "never":
+            with pymupdf.open(path) as doc:
+                need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
+            if need and vlm is not None:
+                hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
+            elif need:
+                if not tesseract_available(config.lang):
+                    raise InputError(
+                        f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
+                        f"installed: {install_hint(config.lang)}, or pass --ocr never"
+                    )
+                hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page)
+        if ocr == "always" and hook is not None:
+            result = _parse_forcing_ocr(path, hook, **kwargs)
+        else:
+            result = parse_paper(path, ocr=hook, **kwargs)
     items = [hook.flag(item) for item in result.items] if hook else list(result.items)
     items = [item.with_flags(REPAIRED_FLAG) if item.id in result.repairs else item for item in items]
     route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"

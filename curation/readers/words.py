@@ -11,8 +11,10 @@ papers glue them to the option text (``①아들러``).
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import pymupdf
 
@@ -25,6 +27,8 @@ _GAP_EM = 0.2
 # Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
 _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
+# Inside ``reading_ahead``: the words ``page_text`` built, per (file, page), until ``page_words`` takes them.
+_READ_AHEAD: ContextVar[dict[tuple[str, int], list[Word]] | None] = ContextVar("read_ahead", default=None)
 
 
 _CIRCLED_VALUE = {c: i + 1 for i, c in enumerate(CIRCLED)}
@@ -114,11 +118,40 @@ def join_words(words: Sequence[Word]) -> str:
     return "".join(parts)
 
 
+@contextlib.contextmanager
+def reading_ahead() -> Iterator[None]:
+    """Within the block, the words ``page_text`` builds go, once, to the next ``page_words`` call for the same
+    page of the same file: a caller that looks at every page's text before the parse (the OCR check) costs the
+    parse no second extraction of the text layer."""
+    token = _READ_AHEAD.set({})
+    try:
+        yield
+    finally:
+        _READ_AHEAD.reset(token)
+
+
+def page_text(page: pymupdf.Page) -> str:
+    """Every character of a PDF page's text layer, as the word reader reads it (glyphs without a Unicode
+    mapping as U+FFFD), rotated text included."""
+    raw = page.get_text("rawdict", flags=_FLAGS)
+    ahead = _READ_AHEAD.get()
+    if ahead is not None:
+        ahead[(page.parent.name, page.number)] = _words(raw, page.number)
+    return "".join(ch["c"] for block in raw["blocks"] for line in block.get("lines", ())
+                   for span in line["spans"] for ch in span["chars"])
+
+
 def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
     notes) is left out."""
-    index = page.number if page_index is None else page_index
-    raw = page.get_text("rawdict", flags=_FLAGS)
+    ahead = _READ_AHEAD.get()
+    if ahead is not None and page_index is None:
+        if (words := ahead.pop((page.parent.name, page.number), None)) is not None:
+            return words
+    return _words(page.get_text("rawdict", flags=_FLAGS), page.number if page_index is None else page_index)
+
+
+def _words(raw: dict, index: int) -> list[Word]:
     words: list[Word] = []
     for block in raw["blocks"]:
         for line in block.get("lines", ()):
