@@ -173,6 +173,8 @@ def test_a_reparse_under_reviewed_items_is_a_conflict_and_never_lost(server, cli
     assert FIXED not in rows and ACCEPTED not in rows
     assert rows[CORRECTED]["question"] == before[CORRECTED].question + " (검토 수정)"
     assert excluded[REJECTED] == ["failed_review"]
+    card = (tmp_path / "releases" / "kmmlu-pro-1" / "README.md").read_text(encoding="utf-8")
+    assert "Reopened: 2 reviewed items changed in a re-parse after its review" in card
     kept, excluded = cut(store, tmp_path / "releases", "1b", review_conflict=False)
     assert kept[FIXED]["question"] == by_id[FIXED].question and kept[FIXED]["answer"] == list(before[FIXED].answer)
     assert kept[ACCEPTED]["answer"] == list(by_id[ACCEPTED].answer) and FIXED not in excluded
@@ -188,3 +190,4 @@ def test_a_reparse_under_reviewed_items_is_a_conflict_and_never_lost(server, cli
     assert rows[FIXED]["question"] == by_id[FIXED].question and rows[FIXED]["answer"] == list(by_id[FIXED].answer)
     assert rows[ACCEPTED]["answer"] == list(by_id[ACCEPTED].answer)
     assert rows[CORRECTED]["question"] == before[CORRECTED].question + " (검토 수정)" and excluded[REJECTED] == ["failed_review"]
+    assert "Reopened:" not in (tmp_path / "releases" / "kmmlu-pro-2" / "README.md").read_text(encoding="utf-8")
