@@ -2,7 +2,7 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables, validation
-PARSER_VERSION = "parse-6"
+PARSER_VERSION = "parse-7"
 # Tesseract route: page triage, regions, rings, repairs
 OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines
