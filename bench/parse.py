@@ -9,12 +9,19 @@ other, best of ``--repeat`` runs each. Prints pages/s, items/s and the ratio.
 Then the everyday path end to end, as a user runs it: ``kmmlu --help`` start-up, and ``kmmlu parse-batch`` over
 the same papers with and without crops (best of ``--batch-repeat`` runs), each wall time beside the sum of the
 in-process parse times above (the overhead: interpreter, workers, hashing, writing, crops).
+
+``--peer`` adds a fair peer that reads exam papers: pymupdf4llm (PyMuPDF's layout model, text layer only,
+no page heads or feet) into Markdown, then a plain question/option split (a line opening with a number
+starts a question, circled digits split its options). Timed on the same pages, and scored against our
+items: questions found with our numbers (in paper order), the same option count, the same stem (compared
+without spaces and Markdown).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -54,12 +61,93 @@ def plumber_words(path: Path) -> int:
         return sum(len(page.extract_words()) for page in pdf.pages)
 
 
+_PEER_QUESTION = re.compile(r"^\s*(?:문\s*)?(\d{1,3})\s*[.)]\s*")
+_PEER_OPTION = re.compile(r"[①②③④⑤]")
+
+
+def peer_markdown(path: Path) -> str:
+    import pymupdf4llm
+
+    return pymupdf4llm.to_markdown(str(path), use_ocr=False, header=False, footer=False)
+
+
+def peer_items(markdown: str) -> list[tuple[int, str, list[str]]]:
+    """The plain split of the peer's Markdown: (number, stem, options) per question, in reading order."""
+    items: list[list] = []
+    for raw in markdown.splitlines():
+        line = raw.replace("**", "").strip()
+        line = re.sub(r"<[^>]+>", "", line)
+        line = re.sub(r"^(?:#+|[-*>])\s*", "", line)
+        if not line:
+            continue
+        started = _PEER_QUESTION.match(line)
+        if started and not _PEER_OPTION.match(line):
+            items.append([int(started.group(1)), line[started.end():]])
+        elif items:
+            items[-1][1] += " " + line
+    found = []
+    for number, text in items:
+        parts = _PEER_OPTION.split(text)
+        if len(parts) >= 3:
+            found.append((number, parts[0], [p.strip() for p in parts[1:]]))
+    return found
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\s|*#`-]+", "", text)
+
+
+def peer_score(ours, theirs: list[tuple[int, str, list[str]]]) -> tuple[int, int, int]:
+    """(questions found with our numbers, of those the same option count, of those the same stem): each of
+    our items is paired with the next of the peer's questions with its number, in paper order."""
+    found = options = stems = 0
+    at = 0
+    for item in ours:
+        k = next((k for k in range(at, len(theirs)) if theirs[k][0] == item.number), None)
+        if k is None:
+            continue
+        at = k + 1
+        found += 1
+        number, stem, opts = theirs[k]
+        if len(opts) == len(item.options):
+            options += 1
+            stems += _squeezed(stem) == _squeezed(item.question)
+    return found, options, stems
+
+
+def peer_table(papers: list[Path], repeat: int) -> Table:
+    """Our parse against pymupdf4llm + a plain split, on the same pages: time and what each gets right."""
+    table = Table(title="parse vs pymupdf4llm 2.0 (layout model) + plain question/option split")
+    for col in ("paper", "pages", "items", "ours s", "peer s", "peer questions", "same options", "same stem"):
+        table.add_column(col, justify="right" if col != "paper" else "left")
+    totals = [0, 0, 0.0, 0.0, 0, 0, 0]
+    for path in papers:
+        try:
+            ours, result = best(lambda: parse_paper(path), repeat)
+        except InputError:
+            continue
+        peer, markdown = best(lambda: peer_markdown(path), repeat)
+        found, options, stems = peer_score(result.items, peer_items(markdown))
+        row = [result.summary.pages, len(result.items), ours, peer, found, options, stems]
+        totals = [a + b for a, b in zip(totals, row)]
+        table.add_row(path.stem[:44], *_peer_cells(row))
+    table.add_row("all", *_peer_cells(totals))
+    return table
+
+
+def _peer_cells(row) -> list[str]:
+    pages, items, ours, peer, found, options, stems = row
+    share = (lambda n: f"{n} ({n / items:.0%})") if items else str
+    return [str(pages), str(items), f"{ours:.2f}", f"{peer:.2f}", share(found), share(options), share(stems)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("papers", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=2, help="best of N runs, the same N for every reader")
     parser.add_argument("--batch-repeat", type=int, default=1, help="best of N runs of each end-to-end row")
     parser.add_argument("--workers", type=int, default=None, help="parse-batch --workers [default: one per CPU]")
+    parser.add_argument("--peer", action="store_true", help="also pymupdf4llm + a plain split, scored on our items")
     args = parser.parse_args()
     papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
     load_catalog()  # read once, as a long-running process would
@@ -125,6 +213,8 @@ def main() -> None:
         f"{total_plumber / total_ours:.1f}x",
     )
     Console().print(table)
+    if args.peer:
+        Console().print(peer_table(papers, args.repeat))
     Console().print(end_to_end_table(parsed, args.batch_repeat, args.workers))
 
 

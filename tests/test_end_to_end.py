@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from evalsupport import tiny_causal_lm
 from support.http_server import LocalServer, serve_directory
+from support.label_studio import running_label_studio
 from typer.testing import CliRunner
 
 from curation.core.io import read_items, read_jsonl
@@ -23,7 +24,6 @@ from curation.evaluate.dataset import load_release
 from curation.release import lmeval
 from curation.review.client import ReviewClient
 from curation.review.config import ReviewResult, result_regions
-from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
 from kmmlu_cli import app
 from kmmlu_sample import build_sample
 from kmmlu_sample.site import write_sample_catalog
@@ -54,23 +54,14 @@ def work(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def label_studio(work):
-    venv = default_venv()
-    if not (venv / "bin" / "label-studio").exists():
-        message = f"{venv} has no Label Studio server; run `make ls-install`"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
     (work / "data").mkdir()
-    creds = Credentials("admin@kmmlu.test", secrets.token_urlsafe(12), secrets.token_hex(20))
-    server = LabelStudioServer(work / "label-studio", creds, port=free_port(), files_root=work / "data")
-    server.start()
-    with pytest.MonkeyPatch.context() as patch:
+    with running_label_studio(work / "label-studio", work / "data") as server, pytest.MonkeyPatch.context() as patch:
+        creds = server.credentials
         patch.setenv("KMMLU_LS_URL", server.url)
         patch.setenv("KMMLU_LS_TOKEN", creds.token)
         patch.setenv("KMMLU_LS_PASSWORD", creds.password)
         patch.setenv("KMMLU_LS_EMAIL", creds.email)
         yield server
-    server.stop()
 
 
 def clean_items(data: Path) -> list[str]:

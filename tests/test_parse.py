@@ -16,8 +16,9 @@ from curation.core.errors import InputError
 from curation.core.versions import PARSER_VERSION
 from curation.keys import read_key
 from curation.parse import PaperMeta
+from curation.parse.blocks import compose
 from curation.parse.paper import parse_paper
-from curation.parse.segment import compose, segment
+from curation.parse.segment import segment
 from curation.parse.validate import Evidence, item_flags, numbering_gaps
 from curation.readers.words import Line, Word
 

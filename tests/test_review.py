@@ -12,7 +12,6 @@ import csv
 import hashlib
 import json
 import os
-import secrets
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, realdata_path
+from support.label_studio import running_label_studio
 from typer.testing import CliRunner
 
 from curation.core.errors import InputError
@@ -34,7 +34,7 @@ from curation.review.config import ReviewResult, label_config, result_regions
 from curation.review.plan import Annotator
 from curation.review.pull import annotations_path, pull, read_annotations
 from curation.review.push import plan_path, push
-from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
+from curation.review.server import free_port
 from kmmlu_cli import app
 
 NAME = "형법 검토 2026"
@@ -101,17 +101,8 @@ def store(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, store):
-    venv = default_venv()
-    if not (venv / "bin" / "label-studio").exists():
-        message = f"{venv} has no Label Studio server; run `make ls-install`"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    creds = Credentials("admin@kmmlu.test", secrets.token_urlsafe(12), secrets.token_hex(20))
-    srv = LabelStudioServer(tmp_path_factory.mktemp("label-studio"), creds, port=free_port(), files_root=store)
-    srv.start()
-    yield srv
-    srv.stop()
+    with running_label_studio(tmp_path_factory.mktemp("label-studio"), store) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

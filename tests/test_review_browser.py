@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 from PIL import Image
+from support.label_studio import running_label_studio
 from typer.testing import CliRunner
 
 from curation.core.io import read_items
@@ -32,7 +33,6 @@ from curation.review.config import ReviewResult, option_marker, provenance, resu
 from curation.review.plan import Annotator
 from curation.review.pull import pull, read_annotations
 from curation.review.push import push_store
-from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
 from kmmlu_cli import app
 from kmmlu_sample import build_sample
 
@@ -70,17 +70,8 @@ def store(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, store):
-    venv = default_venv()
-    if not (venv / "bin" / "label-studio").exists():
-        message = f"{venv} has no Label Studio server; run `make ls-install`"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    creds = Credentials("admin@kmmlu.test", secrets.token_urlsafe(12), secrets.token_hex(20))
-    srv = LabelStudioServer(tmp_path_factory.mktemp("label-studio"), creds, port=free_port(), files_root=store)
-    srv.start()
-    yield srv
-    srv.stop()
+    with running_label_studio(tmp_path_factory.mktemp("label-studio"), store) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ Two annotators review one paper of the release tests' store (overlap 2) through 
 from __future__ import annotations
 
 import csv
-import secrets
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from support.label_studio import running_label_studio
 from typer.testing import CliRunner
 
 from curation.core.io import read_items, read_jsonl, write_items
@@ -26,7 +26,6 @@ from curation.review.adjudicate import read_verdicts
 from curation.review.client import ReviewClient
 from curation.review.config import ReviewResult, result_regions
 from curation.review.plan import Annotator
-from curation.review.server import Credentials, LabelStudioServer, default_venv, free_port
 from kmmlu_cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -67,14 +66,8 @@ def store(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, store):
-    venv = default_venv()
-    if not (venv / "bin" / "label-studio").exists():
-        pytest.skip(f"{venv} has no Label Studio server; run `make ls-install`")
-    creds = Credentials("admin@kmmlu.test", secrets.token_urlsafe(12), secrets.token_hex(20))
-    srv = LabelStudioServer(tmp_path_factory.mktemp("label-studio"), creds, port=free_port(), files_root=store)
-    srv.start()
-    yield srv
-    srv.stop()
+    with running_label_studio(tmp_path_factory.mktemp("label-studio"), store) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +166,8 @@ def test_a_reparse_under_reviewed_items_is_a_conflict_and_never_lost(server, cli
     assert FIXED not in rows and ACCEPTED not in rows
     assert rows[CORRECTED]["question"] == before[CORRECTED].question + " (검토 수정)"
     assert excluded[REJECTED] == ["failed_review"]
+    card = (tmp_path / "releases" / "kmmlu-pro-1" / "README.md").read_text(encoding="utf-8")
+    assert "Reopened: 2 reviewed items changed in a re-parse after its review" in card
     kept, excluded = cut(store, tmp_path / "releases", "1b", review_conflict=False)
     assert kept[FIXED]["question"] == by_id[FIXED].question and kept[FIXED]["answer"] == list(before[FIXED].answer)
     assert kept[ACCEPTED]["answer"] == list(by_id[ACCEPTED].answer) and FIXED not in excluded
@@ -188,3 +183,4 @@ def test_a_reparse_under_reviewed_items_is_a_conflict_and_never_lost(server, cli
     assert rows[FIXED]["question"] == by_id[FIXED].question and rows[FIXED]["answer"] == list(by_id[FIXED].answer)
     assert rows[ACCEPTED]["answer"] == list(by_id[ACCEPTED].answer)
     assert rows[CORRECTED]["question"] == before[CORRECTED].question + " (검토 수정)" and excluded[REJECTED] == ["failed_review"]
+    assert "Reopened:" not in (tmp_path / "releases" / "kmmlu-pro-2" / "README.md").read_text(encoding="utf-8")

@@ -70,7 +70,9 @@ class Repair(BaseModel):
 
 class Provenance(BaseModel):
     """How the item was made: the route that read it (``pdf-text``, ``pdf-ocr``, ``hwp5``, ``hwpx``), the OCR
-    engine where one read it, the versions of the code on that route, and the repairs applied to its text."""
+    engine where one read it, the versions of the code on that route, the repairs applied to its text, and how
+    far the paper's invariants vouch for its reading (0..1, ``curation.parse.reading``; review sees the lowest
+    first). Not a published column."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -78,6 +80,7 @@ class Provenance(BaseModel):
     engine: str | None = None
     versions: dict[str, str]
     repairs: tuple[Repair, ...] = ()
+    reading: float | None = None
 
     @field_validator("versions", mode="before")
     @classmethod
@@ -221,6 +224,7 @@ def item_arrow_schema() -> pa.Schema:
                         ("engine", pa.string()),
                         ("versions", pa.map_(pa.string(), pa.string())),
                         ("repairs", pa.list_(pa.struct([("step", pa.string()), ("before", pa.string())]))),
+                        ("reading", pa.float64()),
                     ]
                 ),
             ),

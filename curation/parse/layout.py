@@ -41,40 +41,72 @@ class PageText:
 
 
 def find_gutter(words: Sequence[Word], width: float, height: float) -> float | None:
-    """x of the gutter between two columns, or None for a one-column page."""
-    body = [w for w in words if height * _MARGIN < w.yc < height * (1 - _MARGIN)]
-    if len(body) < 20:
+    """x of the gutter between two columns (the widest free strip), or None for a one-column page."""
+    body, strips = _free_strips(words, width, height)
+    if not strips or not _two_sided(body, strips[0]):
         return None
+    return strips[0]
+
+
+def gutters(words: Sequence[Word], width: float, height: float) -> list[float]:
+    """Every place near the middle where a page could be split in two, likeliest first: the free strips down
+    to 3 pt, widest first (a short right column leaves a wide strip inside itself; a column of pictures holds
+    next to no words), then the x that the fewest words cross (a table or a code block running into the gutter
+    leaves no strip free)."""
+    body, strips = _free_strips(words, width, height, narrowest=3)
+    if len(body) < 20:
+        return strips
     lo, hi = int(width * 0.3), int(width * 0.7)
-    # Coverage of each 1-pt column by body words, from a difference array.
+    cover = _coverage(body, width)[lo:hi]
+    least = np.flatnonzero(cover == cover.min())
+    # The middle of the longest run of least-covered x.
+    runs = np.split(least, np.flatnonzero(np.diff(least) > 1) + 1)
+    longest = max(runs, key=len)
+    x = float(lo + (longest[0] + longest[-1]) / 2)
+    return strips + ([x] if all(abs(x - s) > 4 for s in strips) else [])
+
+
+def _coverage(body: Sequence[Word], width: float) -> np.ndarray:
+    """How many body words cross each 1-pt column of the page, from a difference array."""
     delta = np.zeros(int(width) + 3, dtype=np.int32)
     starts = np.clip(np.array([w.x0 for w in body], dtype=np.int64), 0, int(width) + 1)
     ends = np.clip(np.array([w.x1 for w in body], dtype=np.int64) + 1, 0, int(width) + 2)
     np.add.at(delta, starts, 1)
     np.add.at(delta, ends, -1)
-    cover = np.cumsum(delta)
+    return np.cumsum(delta)
+
+
+def _two_sided(body: Sequence[Word], gutter: float) -> bool:
+    """Both sides must hold some text; a sparse side is real (a 국시원 page whose right column holds only two
+    withheld items), so only a side with next to nothing is not a column."""
+    left = sum(1 for w in body if w.x1 <= gutter)
+    right = sum(1 for w in body if w.x0 >= gutter)
+    return min(left, right) >= 0.02 * len(body)
+
+
+def _free_strips(
+    words: Sequence[Word], width: float, height: float, narrowest: int = 8
+) -> tuple[list[Word], list[float]]:
+    """The body words, and the middle of every vertical strip near the middle of the page that no body word
+    crosses (at least ``narrowest`` points wide), widest first."""
+    body = [w for w in words if height * _MARGIN < w.yc < height * (1 - _MARGIN)]
+    if len(body) < 20:
+        return body, []
+    lo, hi = int(width * 0.3), int(width * 0.7)
+    cover = _coverage(body, width)
     allowed = max(1, len(body) // 150)
     free = cover[lo:hi] <= allowed
-    best: tuple[int, int] | None = None
+    strips: list[tuple[int, int]] = []
     start = None
     for offset, ok in enumerate(free.tolist() + [False]):
         x = lo + offset
         if ok and start is None:
             start = x
         elif not ok and start is not None:
-            if best is None or x - start > best[1] - best[0]:
-                best = (start, x)
+            if x - start >= narrowest:
+                strips.append((start, x))
             start = None
-    if best is None or best[1] - best[0] < 8:
-        return None
-    gutter = (best[0] + best[1]) / 2
-    left = sum(1 for w in body if w.x1 <= gutter)
-    right = sum(1 for w in body if w.x0 >= gutter)
-    # Both sides must hold some text; a sparse side is real (a 국시원 page whose right column holds only two
-    # withheld items), so only a side with next to nothing is not a column.
-    if min(left, right) < 0.02 * len(body):
-        return None
-    return gutter
+    return body, [(a + b) / 2 for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
 
 
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
@@ -98,13 +130,15 @@ def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, 
 
 
 def order_page(
-    words: Sequence[Word], page: int, width: float, height: float, gutter: float | None = None
+    words: Sequence[Word], page: int, width: float, height: float, gutter: float | None = None, bands: bool = True
 ) -> tuple[list[Line], int]:
-    """Lines of a page in reading order, and the number of columns found (or given by ``gutter``)."""
+    """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows
+    that cross the gutter split the page into bands, unless ``bands`` is off (each word then goes to the
+    side its centre is on)."""
     gutter = gutter if gutter is not None else find_gutter(words, width, height)
     if gutter is None:
-        return group_lines(words, page, _left(words, width), _right(words, width), 0), 1
-    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
+        return one_column(words, page, width), 1
+    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1] if bands else []
     spans = _merge(crossing)
 
     def span_of(w: Word) -> int | None:
@@ -133,6 +167,10 @@ def order_page(
         if band < len(spans):
             lines += group_lines(full[band], page, left_edge, right_edge, -1)
     return lines, 2
+
+
+def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:
+    return group_lines(words, page, _left(words, width), _right(words, width), 0)
 
 
 def _left(words: Sequence[Word], width: float) -> float:

@@ -17,6 +17,7 @@ import hashlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -29,13 +30,15 @@ from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
+from curation.parse.blocks import Block, compose, option_tokens
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps
-from curation.parse.grid import AnswerKey, find_grid
+from curation.parse.fractions import stack_fractions
+from curation.parse.grid import AnswerKey
 from curation.parse.keyjoin import ranges
-from curation.parse.layout import PageText, lay_out, running_subjects
+from curation.parse.layout import lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
-from curation.parse.segment import Block, compose, option_tokens, segment
-from curation.parse.tables import Rules, looks_tabular, page_rules, page_tables, table_markdown
+from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
+from curation.parse.tables import PageRules, looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.pdf import open_pdf
 from curation.readers.words import Line, Word, page_words
@@ -79,6 +82,7 @@ class ParseResult:
     regions: dict[str, list[Region]] = field(default_factory=dict)  # item id -> its areas, reading order
     crops: dict[str, Path] = field(default_factory=dict)
     repairs: dict[str, tuple[Repair, ...]] = field(default_factory=dict)  # item id -> OCR repairs of its words
+    confidence: dict[str, float] = field(default_factory=dict)  # item id -> reading confidence (Reading.confidence)
 
 
 def parse_paper(
@@ -96,12 +100,11 @@ def parse_paper(
     path = Path(path)
     doc = open_pdf(path)
     with doc:
-        pages, figures, ocr_pages = _read_words(doc, path, ocr)
+        rules = PageRules(doc, getattr(ocr, "rules", {}))
+        pages, figures, ocr_pages = _read_words(doc, path, ocr, rules)
         laid = lay_out(pages, getattr(ocr, "gutters", None))
-        lines = [line for page in laid for line in page.lines]
-        grid = find_grid(lines)
-        question_lines = lines[: grid.first_line] if grid else lines
-        seg = segment(question_lines, running_subjects(laid))
+        reading = read_in_order(pages, laid, running_subjects(laid))
+        grid, seg, lost = reading.grid, reading.seg, reading.lost_blocks()
         if len(seg.blocks) < MIN_ITEMS or len(seg.blocks) < len(seg.incomplete):
             raise InputError(
                 f"{path}: not a multiple-choice paper: {len(seg.blocks)} questions with ①-⑤ options "
@@ -114,12 +117,13 @@ def parse_paper(
         answer_key = key or grid_key
         key_subjects, warnings = _subjects_from_key(path, seg.blocks, meta, answer_key)
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        items, regions, repairs = _build_items(
-            doc, path, sha, [p[0] for p in pages], figures, laid, seg.blocks, seg.options, meta, answer_key,
-            key_subjects, {(b.part, b.number) for b in seg.incomplete}, getattr(ocr, "rules", {}),
+        items, regions, repairs, confidence = _build_items(
+            doc, path, sha, [p[0] for p in pages], figures, reading, seg.blocks, seg.options, meta, answer_key,
+            key_subjects, {(b.part, b.number) for b in seg.incomplete + lost}, rules,
         )
     rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
-    parts = _parts(seg.blocks, items, seg.incomplete)
+    rejects += [_reject(path, b, LOST_REASON, LOST_DETAIL.format(page=b.lines[0].page + 1)) for b in lost]
+    parts = _parts(seg.blocks, items, seg.incomplete + lost)
     missing = missing_rejects(
         str(path), parts, key=answer_key, session=meta.session, form=meta.form,
         cover=cover_count(" ".join(l.text for l in laid[0].furniture + laid[0].lines)),
@@ -129,7 +133,7 @@ def parse_paper(
         source=str(path),
         pages=len(pages),
         ocr_pages=ocr_pages,
-        columns=dict(Counter(p.columns for p in laid)),
+        columns=dict(Counter(p.columns for p in reading.pages)),
         printed=sum(len(p.pages) for p in parts) + len(missing),
         items=len(items),
         options=seg.options,
@@ -143,7 +147,7 @@ def parse_paper(
         seconds=time.perf_counter() - started,
         warnings=warnings,
     )
-    result = ParseResult(items, rejects, summary, grid_key, regions, repairs=repairs)
+    result = ParseResult(items, rejects, summary, grid_key, regions, repairs=repairs, confidence=confidence)
     return save_crops(result, crops_dir) if crops_dir is not None else result
 
 
@@ -159,11 +163,13 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
             cropper.save(result.regions[item.id], crop)
             crops[item.id] = crop
             items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
-    return ParseResult(items, result.rejects, result.summary, result.grid_key, result.regions, crops, result.repairs)
+    return ParseResult(
+        items, result.rejects, result.summary, result.grid_key, result.regions, crops, result.repairs, result.confidence
+    )
 
 
 def _read_words(
-    doc: pymupdf.Document, path: Path, ocr: OcrWords | None
+    doc: pymupdf.Document, path: Path, ocr: OcrWords | None, rules: PageRules
 ) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int]:
     pages = []
     figures: dict[int, list] = {}
@@ -178,6 +184,7 @@ def _read_words(
                 ocr_pages += 1
             else:
                 blank += 1
+        words = stack_fractions(words, partial(rules, page.number))
         pages.append((words, page.rect.width, page.rect.height))
     if blank > doc.page_count / 2:
         raise InputError(
@@ -240,7 +247,7 @@ def _incomplete_reason(block: Block, key: AnswerKey | None, meta: PaperMeta) -> 
     return "no options found"
 
 
-def _reject(path: Path, block: Block, reason: str) -> Reject:
+def _reject(path: Path, block: Block, reason: str, detail: str | None = None) -> Reject:
     text = compose(block.tokens)
     return Reject(
         stage=STAGE,
@@ -248,7 +255,7 @@ def _reject(path: Path, block: Block, reason: str) -> Reject:
         source=str(path),
         page=block.lines[0].page + 1,
         number=block.number,
-        detail=f"{len(block.markers)} option markers",
+        detail=detail or f"{len(block.markers)} option markers",
         text=text[:500],
     )
 
@@ -287,15 +294,15 @@ def _build_items(
     sha: str,
     words: Sequence[list[Word]],
     figures: dict[int, list],
-    laid: Sequence[PageText],
+    reading: Reading,
     blocks: Sequence[Block],
     n_options: int,
     meta: PaperMeta,
     key: AnswerKey | None,
     key_subjects: dict[int, str],
     printed_without_items: set[tuple[int, int]],
-    ocr_rules: dict[int, Rules],
-) -> tuple[list[Item], dict[str, list[Region]], dict[str, tuple[Repair, ...]]]:
+    rules: PageRules,
+) -> tuple[list[Item], dict[str, list[Region]], dict[str, tuple[Repair, ...]], dict[str, float]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
     parts = len({b.part for b in blocks})
@@ -303,7 +310,7 @@ def _build_items(
     items: list[Item] = []
     regions_by_item: dict[str, list[Region]] = {}
     repairs_by_item: dict[str, tuple[Repair, ...]] = {}
-    rules: dict[int, Rules] = {}
+    confidence: dict[str, float] = {}
     # Printed (or OCR'd) headings are stored as the key or the catalog spells the subject.
     known_subjects = [e.subject for e in key.entries if e.subject] if key else []
     known_subjects += list(catalog_entry.subjects) if catalog_entry else []
@@ -316,9 +323,7 @@ def _build_items(
         tables = []
         tabular = looks_tabular([block.lines[li] for li in stem_lines])
         for page, box in regions if tabular else ():
-            if page not in rules:
-                rules[page] = ocr_rules[page] if page in ocr_rules else page_rules(doc[page])
-            found = page_tables(doc[page], words[page], box, rules[page])
+            found = page_tables(doc[page], words[page], box, rules(page))
             tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
@@ -335,6 +340,7 @@ def _build_items(
             license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
         )
         regions_by_item[item_id] = regions
+        confidence[item_id] = reading.confidence(block, position in gaps)
         if repairs := tuple(dict.fromkeys(r for word, _ in block.tokens for r in word.repairs)):
             repairs_by_item[item_id] = repairs
         first_page, first_box = regions[0]
@@ -364,7 +370,7 @@ def _build_items(
                 parser_version=PARSER_VERSION,
             )
         )
-    return items, regions_by_item, repairs_by_item
+    return items, regions_by_item, repairs_by_item, confidence
 
 
 def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:

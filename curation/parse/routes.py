@@ -178,20 +178,32 @@ def parse_pdf(
     items = [item.with_flags(REPAIRED_FLAG) if item.id in result.repairs else item for item in items]
     route = "pdf-ocr" if result.summary.ocr_pages else "pdf-text"
     engine = None if route == "pdf-text" else (f"vlm:{vlm.model}" if vlm is not None else "tesseract")
-    items = stamped(items, route, engine, keyed=kwargs.get("key") is not None, repairs=result.repairs)
+    items = stamped(
+        items, route, engine, keyed=kwargs.get("key") is not None, repairs=result.repairs, confidence=result.confidence
+    )
     return RouteResult(str(path), route, items, list(result.rejects), result, result.summary.ocr_pages)
 
 
 def stamped(
-    items: list[Item], route: str, engine: str | None, *, keyed: bool, repairs: Mapping[str, tuple[Repair, ...]] = {}
+    items: list[Item],
+    route: str,
+    engine: str | None,
+    *,
+    keyed: bool,
+    repairs: Mapping[str, tuple[Repair, ...]] = {},
+    confidence: Mapping[str, float] = {},
 ) -> list[Item]:
-    """The items with their provenance: the route, the engine, the versions of the code that made them, and
-    the OCR repairs that changed each item's words (``repairs``: item id -> repairs, in reading order)."""
+    """The items with their provenance: the route, the engine, the versions of the code that made them, the
+    OCR repairs that changed each item's words (``repairs``: item id -> repairs, in reading order) and each
+    item's reading confidence."""
     names = ROUTE_VERSIONS[route] + (("KEY_READER_VERSION",) if keyed else ())
     provenance = Provenance(route=route, engine=engine, versions=current(names))
     return [
-        item.model_copy(update={"provenance": provenance.model_copy(update={"repairs": repairs[item.id]})
-                                if item.id in repairs else provenance})
+        item.model_copy(
+            update={"provenance": provenance.model_copy(
+                update={"repairs": repairs.get(item.id, ()), "reading": confidence.get(item.id)}
+            )}
+        )
         for item in items
     ]
 
@@ -297,7 +309,7 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
         i.model_copy(update={"source_path": str(path), "source_sha256": sha, "page": None, "bbox": None})
         for i in result.items
     ]
-    items = stamped(items, text.format, None, keyed=kwargs.get("key") is not None)
+    items = stamped(items, text.format, None, keyed=kwargs.get("key") is not None, confidence=result.confidence)
     rejects = [_hwp_reject(r, path, text, first_lines) for r in result.rejects]
     return RouteResult(str(path), text.format, items, rejects, result)
 

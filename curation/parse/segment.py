@@ -7,9 +7,12 @@ Works on ``Line`` objects only (text layer or OCR alike). The rules follow how e
   subject heading (KSPO papers number each subject 1-20).
 - A new number is only believed once the current question has its options, so enumerations and quoted
   statutes inside a stem do not split it.
-- Options are the last ordered run ①..⑤ (or ①..④) after the stem: a statute quoted in the stem uses ①②
-  as paragraph marks. A marker counts only at the start of a line or after a wide gap (options set several
-  to a row); ``①과 ②`` inside running text is not a marker.
+- Options are the last ordered run ①..⑤ (or ①..④) printed as options (``curation.parse.blocks``): a
+  statute quoted in the stem uses ①② as paragraph marks, a case description or a table header numbers its
+  entries. A marker counts only at the start of a line or after a wide gap (options set several to a row);
+  ``①과 ②`` inside running text is not a marker. A stem whose circled digits make a run of their own goes on
+  past a note, a centred line or a table title as long as the printed options still follow before the next
+  number.
 - A short centred or larger-type line between questions is a subject heading; every item takes the
   heading above it. A heading names a subject in Hangul words: it stands in the gap after one question's
   options and before the next number, never inside a shared passage (``※ 다음 자료를 이용하여 31번과 32번에
@@ -22,9 +25,10 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
+from curation.parse.blocks import MAX_OPTIONS, Block
 from curation.readers.words import Line, Word, circled_value
 
 START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
@@ -43,79 +47,6 @@ _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
 _PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
 # A heading set between a pair of ornaments ("◆ 운동생리학(70) ◆"): the name is what they enclose.
 _ORNAMENTED = re.compile(r"^([◆◇■□★☆])(.+)\1$")
-_WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
-MIN_OPTIONS = 4
-MAX_OPTIONS = 5
-
-
-@dataclass(slots=True)
-class Marker:
-    value: int
-    index: int  # position in the block's token list
-
-
-@dataclass
-class Block:
-    """A question's lines as found, before options are split off."""
-
-    number: int
-    part: int
-    subject: str | None
-    lines: list[Line]
-    tokens: list[tuple[Word, int]] = field(default_factory=list)  # (word, line index in block)
-    markers: list[Marker] = field(default_factory=list)
-    _complete: bool | None = None
-
-    def add(self, line: Line, skip: int = 0, first: Word | None = None) -> None:
-        li = len(self.lines)
-        self.lines.append(line)
-        self._complete = None
-        words = line.words[skip:]
-        if first is not None:
-            words = [first] + words
-        for pos, word in enumerate(words):
-            value = circled_value(word.text)
-            if value is not None and value <= MAX_OPTIONS:
-                if _is_marker(words, pos):
-                    self.markers.append(Marker(value, len(self.tokens)))
-            self.tokens.append((word, li))
-
-    def best_run(self, want: int) -> list[Marker]:
-        """The last ordered run ①..(want) among the markers; the longest one if none reaches ``want``."""
-        best: list[Marker] = []
-        for i, m in enumerate(self.markers):
-            if m.value != 1:
-                continue
-            run = [m]
-            for later in self.markers[i + 1 :]:
-                if len(run) == want:
-                    break
-                if later.value == run[-1].value + 1:
-                    run.append(later)
-            if len(run) >= len(best):
-                best = run
-        return best
-
-    @property
-    def complete(self) -> bool:
-        if self._complete is None:
-            self._complete = len(self.best_run(MAX_OPTIONS)) >= MIN_OPTIONS
-        return self._complete
-
-
-def _is_marker(words: Sequence[Word], pos: int) -> bool:
-    """A circled digit opens an option at the start of a line, after a wide gap, or standing free between
-    spaces; glued to a particle (``①과``) it is a reference in running text."""
-    if pos == 0:
-        return True
-    word, prev = words[pos], words[pos - 1]
-    gap_before = word.x0 - prev.x1
-    if gap_before > 0.8 * word.size:
-        return True
-    nxt = words[pos + 1] if pos + 1 < len(words) else None
-    spaced_before = prev.space_after or gap_before > 0.15 * word.size
-    spaced_after = nxt is None or word.space_after or nxt.x0 - word.x1 > 0.15 * word.size
-    return spaced_before and spaced_after
 
 
 @dataclass
@@ -207,8 +138,11 @@ RESTART_AFTER = 10
 MAX_JUMP = 12
 
 
-def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = None) -> Segmented:
-    """Split lines (reading order, furniture removed) into question blocks."""
+def segment(
+    lines: Sequence[Line], running_subjects: dict[int, str] | None = None, fresh: frozenset[int] = frozenset()
+) -> Segmented:
+    """Split lines (reading order, furniture removed) into question blocks. On a ``fresh`` page (one after a
+    page left out) the first question number closes what went before and opens a question if it is higher."""
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
     # A column's left edge, where its question numbers stand: the leftmost numbered line, else the leftmost
     # line (a stray fragment of a line from the other column, as OCR can leave, is no edge).
@@ -220,6 +154,7 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
         if START.match(line.text):
             numbered[k] = min(numbered.get(k, line.x0), line.x0)
     colmin.update(numbered)
+    indent = option_indent(lines, colmin)
     running = running_subjects or {}
     blocks: list[Block] = []
     incomplete: list[Block] = []
@@ -233,8 +168,8 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
 
     def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
         nonlocal heading_since_last, in_passage
-        block = Block(number, part, subject or running.get(line.page), [])
-        block.add(line, skip, first)
+        block = Block(number, part, subject or running.get(line.page), [], indent=indent)
+        block.add(line, skip, first, colmin[(line.page, line.column)])
         heading_since_last = False
         in_passage = False
         return block
@@ -257,6 +192,15 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                     return True
         return False
 
+    def options_ahead(at: int) -> bool:
+        """Whether a run printed as options stands between line ``at`` and the next question number."""
+        probe = Block(0, part, None, [], indent=indent)
+        for later, found in zip(lines[at + 1 :], starts[at + 1 :]):
+            if found is not None or is_stop(later):
+                break
+            probe.add(later, left=colmin[(later.page, later.column)])
+        return probe.printed_options
+
     page_subject: str | None = None
     for at, line in enumerate(lines):
         now = running.get(line.page)
@@ -269,6 +213,13 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                 heading_since_last = True
             page_subject = subject = now
         start = starts[at]
+        if start is not None and line.page in fresh:
+            fresh = fresh - {line.page}
+            close(cur)
+            cur = None
+            if not blocks or start[0] > blocks[-1].number:
+                cur = open_block(start[0], line, start[1], start[2])
+                continue
         if start is not None:
             number, skip, first = start
             if cur is None:
@@ -297,6 +248,9 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
                 continue
         if (cur is None or cur.complete) and (blocks or cur is not None and cur.complete) and is_stop(line):
             break
+        if cur is not None and cur.complete and not cur.printed_options and closes(line, body_size) and options_ahead(at):
+            cur.add(line, left=colmin[(line.page, line.column)])  # the stem's circled digits made no options
+            continue
         between = cur.complete if cur is not None else bool(blocks)
         if between and _PASSAGE_OPENING.match(line.text.strip()):
             close(cur)  # an instruction or a passage's opening for what follows, not part of the last option
@@ -316,7 +270,7 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
             cur = None
             continue
         if cur is not None:
-            cur.add(line)
+            cur.add(line, left=colmin[(line.page, line.column)])
         elif blocks and not set_apart(line, body_size):
             in_passage = True  # running text between questions: a passage for the next ones
     close(cur)
@@ -325,59 +279,17 @@ def segment(lines: Sequence[Line], running_subjects: dict[int, str] | None = Non
     return Segmented(blocks, incomplete, options)
 
 
-def _line_break(prev: Word, nxt: Word) -> str:
-    """What a line break between two words stands for. The text layer's trailing space says so when it
-    has one. Otherwise, between two Hangul syllables, Hancom may have broken the line inside a word
-    (``습|득된다고``) or between words (``평균법을|적용하고``): a line ending on a particle or ending is
-    taken as a word break, any other syllable as a break inside a word. Other breaks are spaces."""
-    if prev.space_after:
-        return " "
-    if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
-        # A line that ends on a particle or verb ending most likely ended a word there.
-        return " " if prev.text[-1] in _WORD_FINAL and len(prev.text) > 1 else ""
-    if prev.text[-1] in "(［[<〈「『‘“-/" or nxt.text[0] in ")］]>〉」』’”,.":
-        return ""
-    return " "
+def option_indent(lines: Sequence[Line], colmin: dict[tuple[int, int], float]) -> float | None:
+    """The paper's option indent: the commonest x (from the column's left edge, to the point) of a line that
+    opens with ①; None where no line does."""
+    offsets = Counter(
+        round(line.x0 - colmin[(line.page, line.column)])
+        for line in lines
+        if line.words and circled_value(line.words[0].text) == 1
+    )
+    return float(offsets.most_common(1)[0][0]) if offsets else None
 
 
-def compose(tokens: Sequence[tuple[Word, int]]) -> str:
-    """Words (with their line index) back into text."""
-    parts: list[str] = []
-    prev: Word | None = None
-    prev_line = -1
-    for word, line in tokens:
-        if prev is not None:
-            if line == prev_line:
-                gap = word.x0 - prev.x1
-                parts.append(" " if prev.space_after or gap > 0.2 * max(prev.size, 1.0) else "")
-            else:
-                parts.append(_line_break(prev, word))
-        parts.append(word.text)
-        prev, prev_line = word, line
-    return "".join(parts).strip()
-
-
-def option_tokens(block: Block, run: Sequence[Marker]) -> list[list[tuple[Word, int]]]:
-    """Each option's words. Options set several to a row may wrap inside their own cell (``① 가 ② 나`` over
-    ``  다     라``): a word below such a row belongs to the option whose marker stands left of it."""
-    rows: dict[int, list[int]] = {}
-    for k, m in enumerate(run):
-        rows.setdefault(block.tokens[m.index][1], []).append(k)
-    row_lines = sorted(rows)
-    owned: list[list[tuple[Word, int]]] = [[] for _ in run]
-    starts = {m.index for m in run}
-    for t in range(run[0].index + 1, len(block.tokens)):
-        if t in starts:
-            continue
-        word, li = block.tokens[t]
-        row = max(r for r in row_lines if r <= li)
-        candidates = rows[row]
-        if li == row or len(candidates) == 1:
-            owner = max(k for k in range(len(run)) if run[k].index < t)
-        else:
-            owner = candidates[0]
-            for k in candidates:
-                if block.tokens[run[k].index][0].x0 <= word.x0 + 2:
-                    owner = k
-        owned[owner].append((word, li))
-    return owned
+def closes(line: Line, body_size: float) -> bool:
+    """Whether a line after a question's options would close it: a note (※), a heading or a line set apart."""
+    return line.text.lstrip().startswith("※") or set_apart(line, body_size)

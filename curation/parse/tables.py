@@ -61,6 +61,23 @@ def page_rules(page: pymupdf.Page) -> Rules:
     return [(kind, box) for kind, box in paths if kind != "stroke-path" or not _strokes_a_fill(box, fills)]
 
 
+class PageRules:
+    """Each page's drawn rules (or, for a page read by OCR, the rules OCR found in its image), read once when
+    first asked for."""
+
+    def __init__(self, doc: pymupdf.Document, ocr_rules: dict[int, Rules]) -> None:
+        self.doc = doc
+        self.known = ocr_rules
+        self.read: dict[int, Rules] = {}
+
+    def __call__(self, page: int) -> Rules:
+        if page in self.known:
+            return self.known[page]
+        if page not in self.read:
+            self.read[page] = page_rules(self.doc[page])
+        return self.read[page]
+
+
 def _cell_of(box: Box) -> tuple[int, int]:
     return round((box[0] + box[2]) / 2), round((box[1] + box[3]) / 2)
 

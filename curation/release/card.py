@@ -252,6 +252,9 @@ def _annotation(plan: ReleasePlan) -> str:
             f"({', '.join(state.reviewers) or 'none recorded'}) and {_plural(len(state.adjudicators), 'adjudicator')} "
             f"({', '.join(state.adjudicators) or 'none'}).\n",
         ]
+    if state.reopened:
+        lines.append(f"Reopened: {_plural(state.reopened, 'reviewed item')} changed in a re-parse after its review; "
+                     "the verdict judged other content, so the policy decides on the item as a review conflict.\n")
     lines.append(_agreement_text(state))
     return "\n".join(lines) + "\n"
 

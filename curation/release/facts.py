@@ -52,6 +52,7 @@ class ReviewState:
     adjudicators: tuple[str, ...]
     agreement: Agreement | None
     law_changes: int  # decided items whose verdict names a law change
+    reopened: int  # reviewed items a re-parse changed since their review (left out until reviewed again)
 
 
 def review_state(store: StoreSnapshot) -> ReviewState:
@@ -68,6 +69,7 @@ def review_state(store: StoreSnapshot) -> ReviewState:
         adjudicators=_logins(v.adjudicator for v in decided if v.adjudicator),
         agreement=_agreement(store),
         law_changes=sum(LAW_CHANGE_ERROR in v.errors for v in decided),
+        reopened=len({c.item_id for c in store.review_conflicts if c.item_id in ids}),
     )
 
 

@@ -109,7 +109,7 @@ def push(
     write_plan(plan_path(store, name), {**saved, **plan})
 
     data = {item.id: shown(item, items_dir, store) for item in items}
-    order = review_order(items)  # a queue shows its tasks in the order they were imported
+    order = queue_order(items)  # a queue shows its tasks in the order they were imported
     imported = already = reopened = 0
     for email, project in queues.items():
         mine = [item_id for item_id in order if email in plan[item_id]]
@@ -136,6 +136,18 @@ def push(
         max_load=max(load.values(), default=0),
         with_image=sum(1 for row in data.values() if row["image"]),
     )
+
+
+def queue_order(items: Sequence[Item]) -> list[str]:
+    """Item ids as a queue receives them: lowest reading confidence first (an item without one counts as
+    read cleanly), ``review_order`` among equals."""
+    by_id = {item.id: item for item in items}
+
+    def reading(item_id: str) -> float:
+        provenance = by_id[item_id].provenance
+        return provenance.reading if provenance is not None and provenance.reading is not None else 1.0
+
+    return sorted(review_order(items), key=reading)
 
 
 def push_store(client: ReviewClient, store: Path, name: str, annotators: Sequence[Annotator] | None = None,

@@ -1,0 +1,218 @@
+"""Reading order per page, checked by the paper's own invariants.
+
+A page read in the wrong order (a short right column split at a strip inside it, a column of picture options
+read across the gutter, a table running into the gutter) breaks what every multiple-choice paper keeps:
+question numbers go up by one, each question's options are one run ①..⑤ with no marker left over, and no
+option holds a stray marker glyph. The paper is segmented once as laid out; the pages where those break are
+read alone, and where a page alone breaks them too, its other readings are tried (the other places it could
+be split, the same split without full-width rows, one column) and the first that keeps them all wins. A page
+that every reading breaks for most of its questions is left out: its numbers become rejects and the next page
+starts clean (a page where one question breaks them, a misprinted marker, keeps its best reading, and the item
+its low reading confidence). Pages that keep the invariants as first read cost nothing more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from curation.parse.blocks import Block
+from curation.parse.grid import Grid, find_grid
+from curation.parse.layout import PageText, gutters, one_column, order_page
+from curation.parse.segment import START, Segmented, segment
+from curation.readers.words import Line, Word, circled_value
+
+LOST_REASON = "reading order not found"
+LOST_DETAIL = (
+    "no reading of page {page} (columns at each place it could be split, with and without full-width rows, one "
+    "column) gives questions numbered in order with one run of options each; add the page's items by hand"
+)
+# Reading confidences (see Reading.confidence): lowest where the item itself breaks an invariant.
+FAULTY_OPTIONS = 0.3
+OFF_COUNT = 0.6
+FAULTY_PAGE = 0.7
+UNALIGNED = 0.8
+REREAD = 0.9
+
+
+@dataclass
+class Reading:
+    """The paper's pages in the reading order that keeps its invariants, segmented."""
+
+    pages: list[PageText]
+    grid: Grid | None
+    seg: Segmented
+    chosen: dict[int, str] = field(default_factory=dict)  # page index -> the reading taken, where not the first
+    lost: dict[int, list[tuple[int, Line]]] = field(default_factory=dict)  # page left out -> its numbered lines
+    faulty: set[int] = field(default_factory=set)  # pages kept as read although they break the invariants
+
+    def confidence(self, block: Block, gap: bool) -> float:
+        """How far the invariants vouch for a question's reading, 0..1 (1: nothing broke), the lowest of what
+        applies: its options break them (``FAULTY_OPTIONS``), it follows a numbering gap or has another
+        option count than the paper (``OFF_COUNT``), it lies on a page kept although it breaks them
+        (``FAULTY_PAGE``), its run is not printed as options (``UNALIGNED``), its page needed another
+        reading (``REREAD``)."""
+        pages = {line.page for line in block.lines}
+        found = [1.0]
+        if option_faults(block, self.seg.options):
+            found.append(FAULTY_OPTIONS)
+        if gap or len(block.best_run(self.seg.options)) != self.seg.options:
+            found.append(OFF_COUNT)
+        if pages & self.faulty:
+            found.append(FAULTY_PAGE)
+        if not block.printed_options:
+            found.append(UNALIGNED)
+        if pages & self.chosen.keys():
+            found.append(REREAD)
+        return min(found)
+
+    def lost_blocks(self) -> list[Block]:
+        """A block (number and numbered line, no options) for each number printed on a page left out, in the
+        part and subject of the question read before it; numbers outside those read around it are not
+        questions (an enumeration in a stem)."""
+        found: list[Block] = []
+        read = sorted(self.seg.blocks + self.seg.incomplete, key=lambda b: (b.lines[0].page, b.lines[0].y0))
+        for index, numbered in sorted(self.lost.items()):
+            before = [b for b in read if b.lines[0].page < index]
+            after = [b for b in read if b.lines[0].page > index]
+            low = before[-1].number if before else 0
+            high = after[0].number if after and (not before or after[0].part == before[-1].part) else None
+            part, subject = (before[-1].part, before[-1].subject) if before else (0, None)
+            for number, line in numbered:
+                if number > low and (high is None or number < high):
+                    found.append(Block(number, part, subject, [line]))
+                    low = number
+        return found
+
+
+def read_in_order(
+    words: Sequence[tuple[list[Word], float, float]], laid: list[PageText], running: dict[int, str]
+) -> Reading:
+    first = _segmented(laid, running)
+    suspects = _suspect_pages(first[1], laid)
+    chosen: dict[int, str] = {}
+    lost: dict[int, list[tuple[int, Line]]] = {}
+    faulty: set[int] = set()
+    pages = list(laid)
+    for index in sorted(suspects):
+        page = laid[index]
+        faults, questions = page_faults(page.lines)
+        if faults == 0:
+            continue  # the page alone reads well: what broke lies across pages
+        found, numbered = _other_reading(words[index], page, faults)
+        if found is not None:
+            chosen[index], pages[index], left = found
+            if left:
+                faulty.add(index)
+        elif 2 * faults > questions:
+            lost[index] = numbered
+            pages[index] = PageText(page.index, page.width, page.height, [], page.furniture, page.columns)
+        else:
+            faulty.add(index)
+    if not chosen and not lost:
+        return Reading(laid, first[0], first[1], faulty=faulty)
+    grid, seg = _segmented(pages, running, fresh=frozenset(index + 1 for index in lost))
+    return Reading(pages, grid, seg, chosen, lost, faulty)
+
+
+def _segmented(
+    pages: Sequence[PageText], running: dict[int, str], fresh: frozenset[int] = frozenset()
+) -> tuple[Grid | None, Segmented]:
+    lines = [line for page in pages for line in page.lines]
+    grid = find_grid(lines)
+    return grid, segment(lines[: grid.first_line] if grid else lines, running, fresh)
+
+
+def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
+    """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
+    question whose markers from its first option on are not its one run, a marker glyph inside an option,
+    options that follow the page's first question but belong to none), and how many questions it holds."""
+    seg = segment(lines)
+    position = {id(line): i for i, line in enumerate(lines)}
+    numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
+    faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
+    faults += sum(option_faults(block, seg.options) for block in seg.blocks)
+    if numbered:
+        held = {id(line) for block in numbered for line in block.lines}
+        faults += sum(
+            1
+            for line in lines[position[id(numbered[0].lines[0])] :]
+            if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
+        )
+    return faults, len(numbered)
+
+
+def option_faults(block: Block, options: int) -> int:
+    """1 when a question's markers from its first option on are not exactly its run (a marker of another
+    question read into it, a marker glyph inside an option) or it holds two runs printed as options, else 0."""
+    run = block.best_run(options)
+    if [m.value for m in block.markers if m.index >= run[0].index] != [m.value for m in run]:
+        return 1
+    if block.printed_runs(options) > 1:
+        return 1
+    starts = {m.index for m in run}
+    tokens = block.tokens[run[0].index :]
+    stray = any(
+        (value := circled_value(word.text)) is not None and value <= 5 and run[0].index + k not in starts
+        for k, (word, _) in enumerate(tokens)
+    )
+    return int(stray)
+
+
+def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
+    """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
+    are faulty, the pages on both sides of a number that does not follow the one before it, and pages that
+    print a question number at a column's edge where no question was read."""
+    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete}
+    suspects = {
+        page.index for page in pages if any((page.index, n) not in opened for n, _ in _printed_numbers(page.lines))
+    }
+    for block in seg.blocks:
+        if option_faults(block, seg.options):
+            suspects.update(line.page for line in block.lines)
+    for prev, block in zip(seg.blocks, seg.blocks[1:]):
+        if block.part == prev.part and block.number != prev.number + 1:
+            suspects.update((prev.lines[-1].page, block.lines[0].page))
+    return suspects
+
+
+def _other_reading(
+    page_words: tuple[list[Word], float, float], page: PageText, faults: int
+) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
+    """The first other reading of a page that keeps the invariants, else the one that breaks them least
+    often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
+    than half its questions: (its name, the page so read, its faults), None where no reading does better; and the
+    numbered lines of the reading that shows the most question numbers (for rejects, if none does)."""
+    words, width, height = page_words
+    furniture = {id(w) for line in page.furniture for w in line.words}
+    content = [w for w in words if id(w) not in furniture]
+    best: tuple[int, str, list[Line], int] | None = None
+    numbered = _printed_numbers(page.lines)
+    for name, lines, columns in _readings(content, page.index, width, height):
+        found, questions = page_faults(lines)
+        if found < faults and 2 * found <= questions and (best is None or found < best[0]):
+            best = (found, name, lines, columns)
+        if found == 0:
+            break
+        if len(shown := _printed_numbers(lines)) > len(numbered):
+            numbered = shown
+    if best is None:
+        return None, numbered
+    return (best[1], PageText(page.index, page.width, page.height, best[2], page.furniture, best[3]), best[0]), numbered
+
+
+def _readings(words: list[Word], index: int, width: float, height: float):
+    """The other readings of a page, likeliest first."""
+    for gutter in gutters(words, width, height):
+        yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter)
+        yield f"two columns at x={gutter:.0f}, no full-width rows", *order_page(words, index, width, height, gutter, bands=False)
+    yield "one column", one_column(words, index, width), 1
+
+
+def _printed_numbers(lines: Sequence[Line]) -> list[tuple[int, Line]]:
+    """The question numbers a page prints at its columns' left edges, in reading order."""
+    numbered = [(line, m) for line in lines if (m := START.match(line.text))]
+    edge: dict[int, float] = {}
+    for line, _ in numbered:
+        edge[line.column] = min(edge.get(line.column, line.x0), line.x0)
+    return [(int(m.group(1)), line) for line, m in numbered if line.x0 - edge[line.column] <= max(6.0, 0.8 * line.size)]

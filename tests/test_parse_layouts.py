@@ -1,0 +1,233 @@
+"""The parser on papers typeset here with PyMuPDF (the built-in Korean font), each laying out a case as exam
+papers print it: circled digits inside stems, stacked fractions, pages whose reading order needs checking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from curation.parse.paper import parse_paper
+
+FONT = "korea"
+SIZE = 10.0
+LEFT = 50.0
+WIDTH = 495.0  # the column, 50..545 on an A4 page
+CENTRED = "centred"
+
+
+def typeset(path: Path, questions: list[list[tuple[float | str, str]]]) -> Path:
+    """A one-column A4 paper: each question is (indent in points or CENTRED, text) lines, 15 pt apart."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = 110.0
+    for lines in questions:
+        if y + 15 * len(lines) > 760:
+            page, y = doc.new_page(width=595, height=842), 110.0
+        for indent, text in lines:
+            if indent == CENTRED:
+                indent = (WIDTH - pymupdf.get_text_length(text, fontname=FONT, fontsize=SIZE)) / 2
+            page.insert_text((LEFT + indent, y), text, fontname=FONT, fontsize=SIZE)
+            y += 15
+        y += 10
+    doc.save(path)
+    return path
+
+
+OPTIONS = ["가나다", "라마바", "사아자", "차카타", "파하"]
+
+
+def plain(number: int) -> list[tuple[float | str, str]]:
+    return [(0, f"{number}. 다음 중 옳은 것은?")] + [(8, f"{'①②③④⑤'[k]} {text}") for k, text in enumerate(OPTIONS)]
+
+
+def options(texts: list[str]) -> list[tuple[float | str, str]]:
+    return [(8, f"{'①②③④⑤'[k]} {text}") for k, text in enumerate(texts)]
+
+
+def test_circled_digits_inside_a_stem_stay_in_the_stem(tmp_path):
+    """A payment schedule listed ① ② ③ ④ in a case description and a note under it, a table whose header
+    numbers its columns ① to ⑤ and a centred total row, a statute quoted with ① to ④ indented under a
+    centred title: the options are the run printed at the option indent below each stem."""
+    schedule = [
+        (0, "3. 다음 자료에 의하여 계산한 금액은?"),
+        (0, "갑은 다음과 같이 대금을 지급하였다. ① 계약금 100원 ② 중도금 200원"),
+        (0, "③ 잔금 300원 ④ 추가금 400원을 각각 지급하였다."),
+        (0, "※ 단, 이자는 고려하지 않는다."),
+    ] + options(["100원", "200원", "300원", "400원", "1,000원"])
+    header = [
+        (0, "4. 다음 표에 관한 설명으로 옳은 것은?"),
+        (20, "구분   ①   ②   ③   ④   ⑤"),
+        (20, "금액  10   20   30   40   50"),
+        (CENTRED, "합  계"),
+    ] + options(["가", "나", "다", "라", "마"])
+    statute = [
+        (0, "5. 다음 조문의 ( )에 들어갈 내용은?"),
+        (CENTRED, "민법 제100조"),
+        (20, "① 누구든지 법률에 의하지 아니하고는 체포되지 아니한다."),
+        (20, "② 모든 국민은 거주의 자유를 가진다."),
+        (20, "③ 모든 국민은 직업의 자유를 가진다."),
+        (20, "④ 모든 국민은 ( )를 가진다."),
+        (CENTRED, "<보기>"),
+    ] + options(["양심", "종교", "학문", "예술", "언론"])
+    paper = typeset(tmp_path / "stems.pdf", [plain(1), plain(2), schedule, header, statute, plain(6), plain(7)])
+    items = {item.number: item for item in parse_paper(paper).items}
+    assert sorted(items) == [1, 2, 3, 4, 5, 6, 7]
+    assert items[3].options == ("100원", "200원", "300원", "400원", "1,000원")
+    assert "④ 추가금 400원" in items[3].question and "※ 단, 이자는 고려하지 않는다." in items[3].question
+    assert items[4].options == ("가", "나", "다", "라", "마") and "합 계" in items[4].question
+    assert items[5].options == ("양심", "종교", "학문", "예술", "언론")
+    assert "① 누구든지" in items[5].question and items[5].question.endswith("<보기>")
+    assert all(items[n].options == tuple(OPTIONS) and not items[n].flags for n in (1, 2, 6, 7))
+
+
+def test_a_note_after_the_options_still_closes_the_question(tmp_path):
+    """Options printed at the option indent are the options: a note and a passage after them belong to the
+    questions that follow, even where the passage quotes a statute with ① to ④."""
+    passage = [
+        (0, "※ 다음 조문을 읽고 물음에 답하시오."),
+        (8, "① 누구든지 법률에 의하지 아니하고는 체포되지 아니한다."),
+        (8, "② 모든 국민은 거주의 자유를 가진다."),
+        (8, "③ 모든 국민은 직업의 자유를 가진다."),
+        (8, "④ 모든 국민은 양심의 자유를 가진다."),
+    ]
+    paper = typeset(tmp_path / "passage.pdf", [plain(1), plain(2), plain(3), passage, plain(4), plain(5), plain(6)])
+    items = parse_paper(paper).items
+    assert [item.number for item in items] == [1, 2, 3, 4, 5, 6]
+    assert all(item.options == tuple(OPTIONS) for item in items)
+
+
+def fraction_paper(path: Path) -> Path:
+    """Five questions whose options are stacked fractions with "×100" beside, as a nursing paper sets them
+    (numerator and denominator centred over and under a drawn bar, the marker and "×100" level with the
+    bar), then one whose stem holds a ruled table with a row label centred beside two sub-rows."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = 100.0
+    fractions = [("실업자 수", "경제활동인구"), ("65세 이상 인구", "유소년 인구"), ("유소년 인구", "생산가능 인구"),
+                 ("A", "B"), ("유소년 인구＋65세 이상 인구", "생산가능 인구")]
+    for number in range(1, 6):
+        if number == 4:
+            page, y = doc.new_page(width=595, height=842), 100.0
+        page.insert_text((LEFT, y), f"{number}. 총부양비를 구하는 식으로 옳은 것은?", fontname=FONT, fontsize=SIZE)
+        y += 24
+        for k, (top, bottom) in enumerate(fractions):
+            widths = [pymupdf.get_text_length(t, fontname=FONT, fontsize=SIZE) for t in (top, bottom)]
+            bar = max(widths) + 4
+            x = LEFT + 24
+            page.insert_text((LEFT + 8, y + 3.5), "①②③④⑤"[k], fontname=FONT, fontsize=SIZE)
+            page.insert_text((x + (bar - widths[0]) / 2, y - 2), top, fontname=FONT, fontsize=SIZE)
+            page.draw_line((x, y), (x + bar, y), width=0.4)
+            page.insert_text((x + (bar - widths[1]) / 2, y + 10), bottom, fontname=FONT, fontsize=SIZE)
+            page.insert_text((x + bar + 4, y + 3.5), "×100", fontname=FONT, fontsize=SIZE)
+            y += 28
+        y += 8
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((LEFT, 110), "6. 다음 표에 관한 설명으로 옳은 것은?", fontname=FONT, fontsize=SIZE)
+    xs, ys = [100, 140, 260], [120, 134, 148]
+    for yy in ys:
+        page.draw_line((xs[1] if yy == 134 else xs[0], yy), (xs[-1], yy), width=0.4)
+    for xx in xs:
+        page.draw_line((xx, ys[0]), (xx, ys[-1]), width=0.4)
+    page.insert_text((110, 138), "매출", fontname=FONT, fontsize=SIZE)  # centred beside both sub-rows
+    page.insert_text((150, 132), "100원", fontname=FONT, fontsize=SIZE)
+    page.insert_text((150, 146), "200원", fontname=FONT, fontsize=SIZE)
+    for k, text in enumerate(OPTIONS):
+        page.insert_text((LEFT + 8, 170 + 15 * k), f"{'①②③④⑤'[k]} {text}", fontname=FONT, fontsize=SIZE)
+    doc.save(path)
+    return path
+
+
+def test_stacked_fractions_read_as_a_over_b_with_what_stands_beside_kept_in_place(tmp_path):
+    items = parse_paper(fraction_paper(tmp_path / "fractions.pdf")).items
+    assert [item.number for item in items] == [1, 2, 3, 4, 5, 6]
+    assert items[0].options == (
+        "실업자 수/경제활동인구 ×100",
+        "65세 이상 인구/유소년 인구 ×100",
+        "유소년 인구/생산가능 인구 ×100",
+        "A/B ×100",
+        "(유소년 인구＋65세 이상 인구)/생산가능 인구 ×100",
+    )
+    assert "/" not in items[5].question, "a table's row rule is no fraction bar"
+    assert "100원" in items[5].question and "200원" in items[5].question
+
+
+def two_column_page(doc: pymupdf.Document, left: list[list[tuple[float, str]]], right: list[list[tuple[float, str]]]):
+    """A two-column A4 page: columns at x=50 and x=310, questions as (indent, text) lines."""
+    page = doc.new_page(width=595, height=842)
+    for x, column in ((LEFT, left), (310.0, right)):
+        y = 110.0
+        for lines in column:
+            for indent, text in lines:
+                page.insert_text((x + indent, y), text, fontname=FONT, fontsize=SIZE)
+                y += 15
+            y += 12
+    return page
+
+
+def short(number: int) -> list[tuple[float, str]]:
+    """A question whose stem fills its column (to x=290 in the left one)."""
+    stem = [(0, f"{number}. 다음 중 옳은 것은? 가나다라 마바사아"), (12, "타파하 가나다라 마바사아 자차카타")]
+    return stem + [(8, f"{'①②③④'[k]} {text}") for k, text in enumerate(OPTIONS[:4])]
+
+
+def test_a_short_right_column_is_read_at_the_gutter_not_inside_itself(tmp_path):
+    """The last page of a two-column paper: a full left column and one question in the right column, its
+    options two to a row, which leaves a strip inside the right column wider than the gutter. Read at that
+    strip, the right column's first line crosses it and is spliced into the left column's first line."""
+    doc = pymupdf.open()
+    two_column_page(doc, [short(n) for n in range(1, 7)], [short(7), short(8)])
+    last = [(0, "15. 다른 하나는?"), (8, "① MD4"), (8, "③ SHA-1")]
+    page = two_column_page(doc, [short(n) for n in range(9, 15)], [last])
+    page.insert_text((460, 125), "② MD5", fontname=FONT, fontsize=SIZE)
+    page.insert_text((460, 140), "④ AES", fontname=FONT, fontsize=SIZE)
+    doc.save(tmp_path / "short.pdf")
+    result = parse_paper(tmp_path / "short.pdf")
+    assert [item.number for item in result.items] == list(range(1, 16)) and not result.rejects
+    assert result.items[-1].options == ("MD4", "MD5", "SHA-1", "AES")
+    # A Korean line break may or may not stand for a space: compared without spaces.
+    assert result.items[8].question.replace(" ", "") == "다음중옳은것은?가나다라마바사아타파하가나다라마바사아자차카타"
+    assert result.items[8].options == tuple(OPTIONS[:4])
+
+
+def test_a_page_no_reading_fits_becomes_rejects_and_the_next_page_starts_clean(tmp_path):
+    """A page whose text layer prints every glyph twice (faux bold by overprinting) gives each question two
+    runs of markers however it is read: its numbers become rejects naming the page, and the questions of the
+    next page are read as ever."""
+    from curation.parse.reading import LOST_REASON
+
+    doc = pymupdf.open()
+    two_column_page(doc, [short(n) for n in range(1, 7)], [short(n) for n in range(7, 13)])
+    page = two_column_page(doc, [short(n) for n in range(13, 19)], [short(n) for n in range(19, 25)])
+    overprint = pymupdf.open()
+    two_column_page(overprint, [short(n) for n in range(13, 19)], [short(n) for n in range(19, 25)])
+    page.show_pdf_page(page.rect + (0.4, 0, 0.4, 0), overprint, 0)
+    two_column_page(doc, [short(n) for n in range(25, 31)], [short(n) for n in range(31, 37)])
+    doc.save(tmp_path / "overprinted.pdf")
+    result = parse_paper(tmp_path / "overprinted.pdf")
+    assert [item.number for item in result.items] == list(range(1, 13)) + list(range(25, 37))
+    assert [(r.number, r.page, r.reason) for r in result.rejects] == [(n, 2, LOST_REASON) for n in range(13, 25)]
+    assert all(item.options == tuple(OPTIONS[:4]) for item in result.items)
+
+
+def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
+    """Items read cleanly carry 1.0; a question whose options repeat a marker (a misprint: ① ② ③ ③ ④) less,
+    the other questions of its page (kept as read: no reading fixes a misprint) less than clean ones, and the
+    questions of a page that needed another reading a little less: review sees them first."""
+    from curation.parse import parse
+    from curation.parse.reading import FAULTY_OPTIONS, FAULTY_PAGE, REREAD
+
+    misprint = [(0, "4. 다음 중 옳은 것은?"), (8, "① 가"), (8, "② 나"), (8, "③ 다"), (8, "③ 라"), (8, "④ 마"), (8, "⑤ 바")]
+    paper = typeset(tmp_path / "misprint.pdf", [plain(1), plain(2), plain(3), misprint, plain(5), plain(6)])
+    items = parse(paper)[0].items
+    assert {item.number: item.provenance.reading for item in items} == {
+        1: FAULTY_PAGE, 2: FAULTY_PAGE, 3: FAULTY_PAGE, 4: FAULTY_OPTIONS, 5: FAULTY_PAGE, 6: FAULTY_PAGE
+    }
+    doc = pymupdf.open()
+    two_column_page(doc, [short(n) for n in range(1, 7)], [short(7), short(8)])
+    page = two_column_page(doc, [short(n) for n in range(9, 15)], [[(0, "15. 다른 하나는?"), (8, "① MD4"), (8, "③ SHA-1")]])
+    page.insert_text((460, 125), "② MD5", fontname=FONT, fontsize=SIZE)
+    page.insert_text((460, 140), "④ AES", fontname=FONT, fontsize=SIZE)
+    doc.save(tmp_path / "short.pdf")
+    readings = {item.number: item.provenance.reading for item in parse(tmp_path / "short.pdf")[0].items}
+    assert readings == {n: 1.0 if n <= 8 else REREAD for n in range(1, 16)}
