@@ -354,6 +354,7 @@ def test_a_full_run_never_prints_or_writes_the_tokens(small_store, server, tmp_p
            "KMMLU_LS_URL": studio.base, "KMMLU_LS_SECRETS": str(tmp_path / "absent" / "ls.json"),
            "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_VERBOSITY": "debug"}
     env.pop("HF_HUB_OFFLINE", None)  # the hubs here are local servers
+    env["HF_HUB_DISABLE_XET"] = "1"  # the fake hub speaks LFS, not Xet (see tests/test_release_hub.py)
     paper = corpus.paper(tmp_path)
     server.routes["/paper.pdf"] = serve_bytes(paper.read_bytes())
     out = tmp_path / "releases"

@@ -203,7 +203,7 @@ def _dedup_text(plan: ReleasePlan) -> str:
     over = f" over {run.items} items" if run.items is not None else ""
     found = (f"{run.exact} exact and {run.near} near duplicates" if run.exact is not None and run.near is not None
              else _plural(run.duplicates, "duplicate"))
-    return f"`{_short(run.method)}`{over}, {scope}; {found} ({fate})."
+    return f"`{run.method}`{over}, {scope}; {found} ({fate})."
 
 
 def _decontam_text(plan: ReleasePlan) -> str:
@@ -218,7 +218,7 @@ def _decontam_text(plan: ReleasePlan) -> str:
     fate = "left out by the policy" if plan.policy.exclude.contaminated else "kept by the policy"
     partly = f"; {run.source_overlap} found in part only (not counted)" if run.source_overlap else ""
     return (f"{run.scanned} of the {len(plan.store.items)} stored items were scanned against {against} with "
-            f"`{_short(run.method or 'method not recorded')}`; found contaminated: {run.contaminated} ({fate}){partly}.")
+            f"`{run.method or 'method not recorded'}`; found contaminated: {run.contaminated} ({fate}){partly}.")
 
 
 def _review_text(plan: ReleasePlan) -> str:
@@ -351,9 +351,6 @@ def _sources(plan: ReleasePlan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else str(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def render_private_card(plan: ReleasePlan) -> str:
