@@ -178,7 +178,7 @@ def test_annotator_fixes_one_option_in_the_browser(server, admin, store, browser
     assert item.question in shown, "the Korean question is not shown"
     for n, option in enumerate(item.options, 1):
         assert f"{option_marker(n)} {option}" in shown, f"option {n} is not shown"
-    assert "① · 최종 정답 / final" in shown
+    assert item.answer_status == "final" and f"{' '.join(map(option_marker, item.answer))} · 최종 정답 / final" in shown
     sequence = [shown.index(part) for part in (provenance(item), "전체 페이지 보기", item.question, item.options[-1],
                                                "최종 정답 / final")]
     assert sequence == sorted(sequence), "the view is out of order"
