@@ -3,8 +3,8 @@ record carries the versions that made it, and a release manifest records them al
 
 # text-layer parse: layout, segmentation, tables, validation
 PARSER_VERSION = "parse-7"
-# item crops for reviewers: PNG of each item's regions at 110 dpi (png-fast: zlib level 1, the same pixels)
-CROP_VERSION = "crop-png-fast-1"
+# item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
+CROP_VERSION = "crop-png-grey-1"
 # Tesseract route: page triage, regions, rings, repairs
 OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+import cv2
+import numpy as np
 import pymupdf
 
 from curation.core.io import atomic_write
@@ -17,6 +19,7 @@ from curation.core.io import atomic_write
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points
 _MIN_PIXELS = 160
+_PNG_SETTINGS = [cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
 
 
 def has_figure_candidates(page: pymupdf.Page) -> bool:
@@ -65,22 +68,27 @@ class PageCropper:
         self._pages: dict[int, tuple[pymupdf.Rect, pymupdf.DisplayList]] = {}
 
     def save(self, regions: Sequence[tuple[int, Box]], path: Path) -> None:
-        """Render the question's regions (page index, box) and stack them into one PNG."""
-        from PIL import Image
-
+        """Render the question's regions (page index, box) and stack them into one PNG: greyscale when every
+        pixel is grey (most items: the same pixels in a third of the bytes, encoded three times as fast), RGB
+        when the region holds colour."""
         shots = [self._shot(page_index, box) for page_index, box in regions]
-        width = max(s.width for s in shots)
-        canvas = Image.new("RGB", (width, sum(s.height for s in shots)), "white")
+        canvas = np.full((sum(s.shape[0] for s in shots), max(s.shape[1] for s in shots), 3), 255, np.uint8)
         y = 0
         for shot in shots:
-            canvas.paste(shot, (0, y))
-            y += shot.height
+            canvas[y : y + shot.shape[0], : shot.shape[1]] = shot
+            y += shot.shape[0]
+        red, green, blue = canvas[..., 0], canvas[..., 1], canvas[..., 2]
+        grey = np.array_equal(red, green) and np.array_equal(green, blue)
+        pixels = np.ascontiguousarray(red if grey else canvas[..., ::-1])  # OpenCV wants BGR
+        # Lossless whatever the settings. Printed text on white compresses best unfiltered, and zlib level 1 is
+        # twice as fast as 6 for a few per cent more bytes: together 4x faster than Pillow's defaults, files smaller.
+        ok, png = cv2.imencode(".png", pixels, _PNG_SETTINGS)
+        if not ok:
+            raise OSError(f"{path}: the PNG encoder refused a {canvas.shape[1]}x{canvas.shape[0]} crop")
         with atomic_write(path, "wb", encoding=None) as handle:
-            canvas.save(handle, format="PNG", compress_level=1)  # lossless at any level; 1 is twice as fast as 6
+            handle.write(png.tobytes())
 
-    def _shot(self, page_index: int, box: Box):
-        from PIL import Image
-
+    def _shot(self, page_index: int, box: Box) -> np.ndarray:
         if page_index not in self._pages:
             page = self._doc[page_index]
             self._pages[page_index] = (page.rect, page.get_displaylist())
@@ -88,4 +96,4 @@ class PageCropper:
         x0, y0, x1, y1 = box
         clip = pymupdf.Rect(x0 - 4, y0 - 4, x1 + 4, y1 + 4) & rect
         pix = content.get_pixmap(matrix=self._matrix, colorspace=pymupdf.csRGB, alpha=False, clip=clip)
-        return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+        return np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3)
