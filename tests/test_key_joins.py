@@ -60,6 +60,14 @@ HEALTHEX_2016_S2_A = {
     "스포츠심리학": "43142141243233342143",
 }
 
+# healthex_2018_s1+s2_AB_final_key.pdf, table "건강 (A형)", the four 2교시 rows (rendered at 150 dpi).
+HEALTHEX_2018_S2_A = {
+    "운동상해": "32131331424342324344",
+    "기능해부학": "332244221244321(1234)3131",
+    "병태생리학": "131423234243311(34)2442",
+    "스포츠심리학": "33122244444231143143",
+}
+
 
 def answers(printed: str) -> list[tuple[int, ...]]:
     """``"13(235)4"`` -> ``[(1,), (3,), (2, 3, 5), (4,)]``."""
@@ -124,6 +132,17 @@ CASES = {
         "healthex_2016_s1+s2_AB_final_key.hwp",
         [row for subject, printed in HEALTHEX_2016_S2_A.items() for row in block(subject, 1, printed)],
         None,  # the key says only "정답"
+    ),
+    # Page 1 is an erratum drawn as a picture (기능해부학 11 "변경 전" and "변경 후"), read by OCR before the
+    # cover: its two quotations of question 11 and its heading are not the paper's. 기능해부학 15 prints its
+    # options inside the 〈보기〉 text (underlined ①-④) and stays a reject.
+    "healthex2018-s2A-erratum": Case(
+        "healthex_2018_s2_A_q_ERRATUM-PAGE1-RASTER.pdf",
+        "healthex_2018_s1+s2_AB_final_key.pdf",
+        [row for subject, printed in HEALTHEX_2018_S2_A.items() for row in block(subject, 1, printed)
+         if row[:2] != ("기능해부학", 15)],
+        "final",  # "최종답안"
+        needs_tesseract=True,
     ),
     # An HWP 5 paper, 회계학 1-50. The file holds no subject, session or title anywhere (body, header
     # streams, summary): only the booklet mark ①형. Its items have no subject to look the key up by: the
@@ -202,3 +221,13 @@ def test_paper_with_its_key_answers_every_item_as_printed(case):
 def test_items_carry_the_keys_status(case):
     items = _items(case)
     assert {i.answer_status for i in items if i.answer is not None} == {CASES[case].status}
+
+
+def test_an_erratum_before_the_paper_is_two_rejects_not_an_item():
+    _require_tesseract()
+    result = parse(realdata_path("pdf", CASES["healthex2018-s2A-erratum"].paper))[0]
+    assert result.route == "pdf-ocr"
+    quoted = [(r.page, r.number) for r in result.rejects if r.reason == "printed before the paper"]
+    assert quoted == [(1, 11), (1, 11)]
+    assert result.parse.summary.printed == 82  # the paper's 80 and the erratum's two quotations
+    assert not any(i.page == 1 for i in result.items)

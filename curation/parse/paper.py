@@ -38,6 +38,7 @@ from curation.parse.keyjoin import ranges
 from curation.parse.layout import lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
+from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.tables import PageRules, looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.pdf import open_pdf
@@ -123,6 +124,7 @@ def parse_paper(
         )
     rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
     rejects += [_reject(path, b, LOST_REASON, LOST_DETAIL.format(page=b.lines[0].page + 1)) for b in lost]
+    rejects += [_reject(path, b, NOTICE_REASON, NOTICE_DETAIL.format(number=b.number)) for b in seg.notices]
     parts = _parts(seg.blocks, items, seg.incomplete + lost)
     missing = missing_rejects(
         str(path), parts, key=answer_key, session=meta.session, form=meta.form,
@@ -134,7 +136,7 @@ def parse_paper(
         pages=len(pages),
         ocr_pages=ocr_pages,
         columns=dict(Counter(p.columns for p in reading.pages)),
-        printed=sum(len(p.pages) for p in parts) + len(missing),
+        printed=sum(len(p.pages) for p in parts) + len(missing) + len(seg.notices),
         items=len(items),
         options=seg.options,
         answered=sum(1 for i in items if i.answer is not None),

@@ -163,7 +163,7 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
     """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
     are faulty, the pages on both sides of a number that does not follow the one before it, and pages that
     print a question number at a column's edge where no question was read."""
-    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete}
+    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in _printed_numbers(page.lines))
     }

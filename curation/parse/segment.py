@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from curation.parse.blocks import MAX_OPTIONS, Block
@@ -54,6 +54,8 @@ class Segmented:
     blocks: list[Block]
     incomplete: list[Block]
     options: int  # the paper's option count
+    # Questions printed before the paper's question 1: an erratum or notice quoting them, set aside unread.
+    notices: list[Block] = field(default_factory=list)
 
 
 def _start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
@@ -138,11 +140,40 @@ RESTART_AFTER = 10
 MAX_JUMP = 12
 
 
+# A notice before the paper quotes at most this many of its questions (an erratum's "변경 전" and "변경 후").
+MAX_NOTICE_QUESTIONS = 2
+NOTICE_REASON = "printed before the paper"
+NOTICE_DETAIL = (
+    "question {number} is quoted before the paper's question 1 (an erratum or notice): not an item; the paper's "
+    "own question {number} is read where the paper prints it"
+)
+
+
 def segment(
     lines: Sequence[Line], running_subjects: dict[int, str] | None = None, fresh: frozenset[int] = frozenset()
 ) -> Segmented:
     """Split lines (reading order, furniture removed) into question blocks. On a ``fresh`` page (one after a
-    page left out) the first question number closes what went before and opens a question if it is higher."""
+    page left out) the first question number closes what went before and opens a question if it is higher.
+    A first numbering part of a question or two numbered above 1, followed by a part from 1, is a notice
+    printed before the paper (an erratum quoting the question it corrects): those lines are set aside as
+    ``notices`` and the paper is segmented from the line after them, so what they hold (a heading, running
+    text) does not carry into its first questions."""
+    notices: list[Block] = []
+    while True:
+        seg = _segment(lines, running_subjects, fresh)
+        first = [b for b in seg.blocks + seg.incomplete if b.part == 0]
+        paper_starts = any(b.part == 1 and b.number == 1 for b in seg.blocks)
+        if not paper_starts or len(notices) + len(first) > MAX_NOTICE_QUESTIONS or min(b.number for b in first) < 2:
+            seg.notices = notices
+            return seg
+        position = {id(line): at for at, line in enumerate(lines)}
+        notices += sorted(first, key=lambda b: position[id(b.lines[0])])
+        lines = lines[max(position[id(line)] for block in first for line in block.lines) + 1 :]
+
+
+def _segment(
+    lines: Sequence[Line], running_subjects: dict[int, str] | None, fresh: frozenset[int]
+) -> Segmented:
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
     # A column's left edge, where its question numbers stand: the leftmost numbered line, else the leftmost
     # line (a stray fragment of a line from the other column, as OCR can leave, is no edge).
