@@ -17,6 +17,8 @@ from curation.keys.image_text import read_lines
 from curation.keys.shapes import shape_vector
 
 MIN_AGREEMENT = 0.9
+# An answer digit must be this much nearer (squared shape distance) to its digit's samples than to any other's.
+MIN_MARGIN = 1.15
 
 
 @dataclass
@@ -27,11 +29,21 @@ class Templates:
         self.vectors.setdefault(digit, []).append(shape_vector(glyph.image))
 
     def classify(self, glyph: Glyph, allowed: range | tuple[int, ...] = range(10)) -> int:
-        means = {d: np.mean(v, axis=0) for d, v in self.vectors.items() if d in allowed}
-        if not means:
-            raise LookupError("no digit templates")
+        return self.nearest(glyph, allowed)[0]
+
+    def nearest(self, glyph: Glyph, allowed: range | tuple[int, ...] = range(10)) -> tuple[int, float]:
+        """The digit of the nearest sample, and how much nearer it is than the next digit's (a ratio >= 1): one
+        document can print its tables at several sizes and stroke weights (a scan's pages), where the mean of
+        a digit's samples resembles none of them."""
         vector = shape_vector(glyph.image)
-        return min(means, key=lambda d: float(np.sum((means[d] - vector) ** 2)))
+        distances = sorted(
+            (float(np.min(np.sum((np.stack(v) - vector) ** 2, axis=1))), d) for d, v in self.vectors.items() if d in allowed
+        )
+        if not distances:
+            raise LookupError("no digit templates")
+        if len(distances) == 1:
+            return distances[0][1], float("inf")
+        return distances[0][1], distances[1][0] / max(distances[0][0], 1e-9)
 
 
 def learn_templates(tables: list[Table], source: Path) -> Templates:
@@ -65,9 +77,31 @@ def _teach(templates: Templates, table: Table) -> None:
 
 
 def digit_glyphs(token: Token) -> list[Glyph]:
-    """The token's digits, without commas and specks (shorter than 60% of its tallest glyph)."""
-    tallest = max(g.image.shape[0] for g in token.glyphs)
-    return [g for g in token.glyphs if g.image.shape[0] >= 0.6 * tallest]
+    """The token's digits, without commas and specks (shorter than 60% of its tallest glyph), and without marks
+    a scan joined to them from above or below (a digit's strokes meet in every row it spans)."""
+    glyphs = [_body(g) for g in token.glyphs]
+    tallest = max(g.image.shape[0] for g in glyphs)
+    return [g for g in glyphs if g.image.shape[0] >= 0.6 * tallest]
+
+
+def _body(glyph: Glyph) -> Glyph:
+    """The glyph cut to its tallest run of inked rows, and to the columns inked in it."""
+    inked = glyph.image.any(axis=1)
+    best, start = (0, 0), None
+    for row, ink in enumerate([*inked, False]):
+        if ink and start is None:
+            start = row
+        elif not ink and start is not None:
+            best = max(best, (row - start, start))
+            start = None
+    height, top = best
+    if height == len(inked):
+        return glyph
+    image = glyph.image[top : top + height]
+    columns = np.flatnonzero(image.any(axis=0))
+    x0, y0 = glyph.box[0] + int(columns[0]), glyph.box[1] + top
+    image = image[:, columns[0] : columns[-1] + 1]
+    return Glyph((x0, y0, x0 + image.shape[1], y0 + height), image)
 
 
 def _commas(token: Token, digits: list[Glyph]) -> int:
@@ -127,7 +161,13 @@ def read_answers(table: Table, templates: Templates, source: Path) -> list[tuple
         for answer_token in row[1::2]:
             number = table.start + len(read)
             digits = digit_glyphs(answer_token)
-            answers = tuple(sorted(templates.classify(g, range(1, 6)) for g in digits))
+            read_as = [templates.nearest(g, range(1, 6)) for g in digits]
+            if any(margin < MIN_MARGIN for _, margin in read_as):
+                raise InputError(
+                    f"{where}, question {number}: an answer digit looks almost as much like another digit (a glyph "
+                    "the scan damaged); give the key as CSV/JSON"
+                )
+            answers = tuple(sorted(digit for digit, _ in read_as))
             if _commas(answer_token, digits) != len(digits) - 1:
                 raise InputError(
                     f"{where}, question {number}: answer cell does not read as digits separated by commas "

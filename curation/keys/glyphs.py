@@ -110,6 +110,12 @@ def _split_touching(glyph: Glyph, glyph_height: float) -> list[Glyph]:
     h, w = glyph.image.shape
     if not (0.8 * glyph_height <= h <= 1.25 * glyph_height and 1.35 * h <= w <= 2.4 * h):
         return [glyph]
+    return cut_in_two(glyph)
+
+
+def cut_in_two(glyph: Glyph) -> list[Glyph]:
+    """A blob of two fused glyphs cut at the emptiest column of its middle third."""
+    w = glyph.image.shape[1]
     columns = glyph.image.sum(axis=0)
     cut = w // 3 + int(np.argmin(columns[w // 3 : 2 * w // 3]))
     x0, y0, _, y1 = glyph.box

@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 
 from curation.core.errors import InputError
-from curation.keys.glyphs import Token
+from curation.keys.glyphs import Glyph, Token, cut_in_two
 from curation.ocr.rings import is_circled
 
 PAIRS_MIN = 2
 DIGIT_WIDTH = 1.0  # widest digit-like glyph, as a fraction of its height (scanned digits run fat)
 MAX_LABELS = 4  # lines kept above a table: title, 교시/형, subject
+SPECK_HEIGHT = 0.7  # of the glyph height: no digit of a cell is this short, scan noise often is
 
 
 @dataclass
@@ -49,6 +50,8 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
             continue  # specks between rows, not a line of text
         # Cells never hold specks alone; labels are read whole, as printed.
         tokens = [t for t in line if not all(g.image.shape[0] < 0.5 * glyph_height for g in t.glyphs)]
+        if current is not None and current.kind == "pairs" and _aside(tokens, current, glyph_height):
+            continue  # pieces of a broken border or scan noise beside the table, between two of its rows
         if (split := _matrix_split(tokens)) is not None:
             cells = split[1]
             if current is None or current.kind != "matrix" or len(cells) != len(current.rows[0]):
@@ -65,6 +68,8 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
                 tables.append(current)
                 pending_labels = []
             current.rows.append(tokens)
+        elif (unfused := _fused_digits_cut(tokens, current, glyph_height)) is not None:
+            current.rows.append(unfused)
         elif tokens:
             if current is not None and _looks_like_grid_row(tokens, glyph_height):
                 raise InputError(
@@ -92,17 +97,49 @@ def _trim_labels(table: Table, glyph_height: float) -> None:
 
 
 def _in_columns(tokens: list[Token], table: Table | None, glyph_height: float) -> list[Token] | None:
-    """A row of a pairs table with marks beside it (a screenshot holds the window behind the table): the
-    tokens standing in the table's columns, when they are exactly its cells and the rest lie outside them."""
+    """A row of a pairs table with marks beside it (a screenshot holds the window behind the table) or specks
+    between its cells (a copier scan): the tokens standing in the table's columns, when they are exactly its
+    cells and the rest lie outside them or are specks, shorter than any digit."""
     if table is None or table.kind != "pairs" or len(tokens) <= len(table.rows[-1]):
         return None
     columns = [(t.box[0] + t.box[2]) / 2 for t in table.rows[-1]]
     inside = [t for t in tokens if min(abs((t.box[0] + t.box[2]) / 2 - x) for x in columns) <= glyph_height]
-    left, right = table.rows[-1][0].box[0] - glyph_height, table.rows[-1][-1].box[2] + glyph_height
-    outside = [t for t in tokens if t not in inside]
-    if len(inside) != len(columns) or any(left < t.box[2] and t.box[0] < right for t in outside):
+    if len(inside) != len(columns) or not _aside([t for t in tokens if t not in inside], table, glyph_height):
         return None
     return inside if _is_grid_row(inside, glyph_height) else None
+
+
+def _fused_digits_cut(tokens: list[Token], table: Table | None, glyph_height: float) -> list[Token] | None:
+    """A row of a pairs table in narrow digits where a scan fused two digits of a number into one blob (``20``
+    about as wide as tall, so no wider than a Hangul syllable): the row with each glyph twice as wide as the
+    table's digits cut in two, when that makes it a row of the table."""
+    if table is None or table.kind != "pairs":
+        return None
+    widths = [g.image.shape[1] for row in table.rows for t in row for g in t.glyphs if g.image.shape[0] >= 0.6 * glyph_height]
+    digit = float(np.median(widths))
+    cut = False
+    unfused: list[Token] = []
+    for token in tokens:
+        glyphs: list[Glyph] = []
+        for glyph in token.glyphs:
+            if 1.6 * digit <= glyph.image.shape[1] <= 2.6 * digit and glyph.image.shape[0] >= 0.8 * glyph_height:
+                glyphs += cut_in_two(glyph)
+                cut = True
+            else:
+                glyphs.append(glyph)
+        unfused.append(Token(glyphs))
+    if not cut or len(unfused) != len(table.rows[-1]) or not _is_grid_row(unfused, glyph_height):
+        return None
+    return unfused
+
+
+def _aside(tokens: list[Token], table: Table, glyph_height: float) -> bool:
+    """Whether every token lies clear of the pairs table's columns, or is a speck, shorter than any digit."""
+    left, right = table.rows[-1][0].box[0] - glyph_height, table.rows[-1][-1].box[2] + glyph_height
+    return all(
+        t.box[2] <= left or t.box[0] >= right or all(g.image.shape[0] < SPECK_HEIGHT * glyph_height for g in t.glyphs)
+        for t in tokens
+    )
 
 
 def _is_grid_row(tokens: list[Token], glyph_height: float) -> bool:
