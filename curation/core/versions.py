@@ -2,7 +2,7 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables, validation
-PARSER_VERSION = "parse-7"
+PARSER_VERSION = "parse-8"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
 CROP_VERSION = "crop-png-grey-1"
 # Tesseract route: page triage, regions, rings, repairs
@@ -10,7 +10,7 @@ OCR_VERSION = "tesseract-regions-rings-9"
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-3"
 # answer-key readers (text tables, image tables, outlines, HWP tables, CSV/XLSX/JSON)
-KEY_READER_VERSION = "keys-3"
+KEY_READER_VERSION = "keys-4"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates
