@@ -202,11 +202,11 @@ def test_item_regions_point_at_the_printed_item(server, tmp_path):
     read = parse(image_only, vlm=config)[0]
     true_items, read_items = _by_printed_number(truth.items), _by_printed_number(read.items)
     assert read.route == "pdf-ocr" and len(true_items) == 80
-    # The model leaves out the tables printed as pictures on pages 9 and 13, as the text layer does.
-    assert len(read_items) >= 72 and set(read_items) <= set(true_items)
+    # The "model" leaves out what the text layer lacks: the tables printed as pictures (page 13).
+    assert len(read_items) >= 76 and set(read_items) <= set(true_items)
     covers = [region_cover(truth.parse.regions[true_items[k].id], read.parse.regions[item.id]) for k, item in read_items.items()]
     good = sum(1 for cover, inside in covers if cover >= 0.9 and inside >= 0.8)
-    assert good >= 0.85 * len(true_items), sorted(covers)
+    assert good >= 0.9 * len(true_items), sorted(covers)
 
 
 def _by_printed_number(items) -> dict:

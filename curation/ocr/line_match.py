@@ -32,6 +32,7 @@ _RULE_ROW = re.compile(r"[|\-:\s]+")  # a Markdown table's separator row: nothin
 ROW_GAP_EM = 2.0  # the blank between lines set side by side in one printed row
 MAX_PER_ROW = 5  # options set five to a row
 TAB_GAP_EM = 1.5  # wider blanks than this in a printed line are tab stops, not word spaces
+RUN_SKIP = 0.3  # the price of leaving out each further box of a run left out, as a share of the first's
 
 
 def char_em(char: str) -> float:
@@ -126,41 +127,46 @@ class _Costs:
 
 
 def align(lines: list[ModelLine], boxes: list[LineBox], size: float) -> list[Step]:
-    """The cheapest monotone alignment of the model's lines onto the line boxes, as steps in order."""
+    """The cheapest monotone alignment of the model's lines onto the line boxes, as steps in order. Leaving
+    out a run of boxes costs the first in full and the rest at ``RUN_SKIP`` of their price (an affine gap):
+    a figure the model did not transcribe is many boxes, and should not pull lines into it."""
     costs = _Costs(lines, boxes, size)
     n, m = len(lines), len(boxes)
-    best = [[math.inf] * (m + 1) for _ in range(n + 1)]
-    back: list[list[Step | None]] = [[None] * (m + 1) for _ in range(n + 1)]
-    best[0][0] = 0.0
+    # State 1: the last step left a box out.
+    best = [[[math.inf] * (m + 1) for _ in range(n + 1)] for _ in range(2)]
+    back: list[list[list[tuple[Step, int] | None]]] = [[[None] * (m + 1) for _ in range(n + 1)] for _ in range(2)]
+    best[0][0][0] = 0.0
 
-    def relax(step: Step, cost: float) -> None:
-        total = best[step.i0][step.j0] + cost
-        if total < best[step.i1][step.j1]:
-            best[step.i1][step.j1], back[step.i1][step.j1] = total, step
+    def relax(state: int, step: Step, cost: float, to: int = 0) -> None:
+        total = best[state][step.i0][step.j0] + cost
+        if total < best[to][step.i1][step.j1]:
+            best[to][step.i1][step.j1], back[to][step.i1][step.j1] = total, (step, state)
 
     for i in range(n + 1):
         for j in range(m + 1):
-            if best[i][j] == math.inf:
-                continue
-            if j < m:
-                relax(Step(i, i, j, j + 1), costs.skip_box[j])
-            if i < n:
-                relax(Step(i, i + 1, j, j), costs.skip_line[i])
-            if j < m:
-                em = -ROW_GAP_EM
-                for k in range(i, min(i + MAX_PER_ROW, n)):
-                    if not costs.printed[k]:
-                        break
-                    relax(Step(i, k + 1, j, j + 1), costs.match(i, k + 1, j, j + 1))
-                    em += costs.em[k] + ROW_GAP_EM
-                    if em * costs.box_size[j] > costs.width[j]:
-                        break  # more lines would not fit the row
-            if i < n and j + 1 < m and costs.printed[i] and boxes[j].region == boxes[j + 1].region:
-                relax(Step(i, i + 1, j, j + 2), costs.match(i, i + 1, j, j + 2))
+            for state in (0, 1):
+                if best[state][i][j] == math.inf:
+                    continue
+                if j < m:
+                    relax(state, Step(i, i, j, j + 1), costs.skip_box[j] * (RUN_SKIP if state else 1.0), to=1)
+                if i < n:
+                    relax(state, Step(i, i + 1, j, j), costs.skip_line[i])
+                if j < m:
+                    em = -ROW_GAP_EM
+                    for k in range(i, min(i + MAX_PER_ROW, n)):
+                        if not costs.printed[k]:
+                            break
+                        relax(state, Step(i, k + 1, j, j + 1), costs.match(i, k + 1, j, j + 1))
+                        em += costs.em[k] + ROW_GAP_EM
+                        if em * costs.box_size[j] > costs.width[j]:
+                            break  # more lines would not fit the row
+                if i < n and j + 1 < m and costs.printed[i] and boxes[j].region == boxes[j + 1].region:
+                    relax(state, Step(i, i + 1, j, j + 2), costs.match(i, i + 1, j, j + 2))
     steps = []
     i, j = n, m
+    state = 0 if best[0][n][m] <= best[1][n][m] else 1
     while (i, j) != (0, 0):
-        step = back[i][j]
+        step, state = back[state][i][j]
         steps.append(step)
         i, j = step.i0, step.j0
     return steps[::-1]
