@@ -10,5 +10,7 @@ in the shape of text-layer words. How the route reads a page, and why: ``README.
 - ``rings``: circled characters told by their ring.
 - ``markers``, ``numbers``: option markers and question numbers put back in sequence.
 - ``repair``: what Tesseract misreads, put right, as ordered named steps (``repair.steps``).
-- ``vlm``: the other engine, a vision-language model behind an OpenAI-compatible endpoint.
+- ``vlm``: the other engine, a vision-language model behind an OpenAI-compatible endpoint; ``line_boxes``
+  (the printed lines of the page image, unread) and ``line_match`` (the model's lines aligned onto them,
+  words placed in their ink) give its words their boxes.
 """

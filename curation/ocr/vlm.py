@@ -2,26 +2,27 @@
 chat-completions endpoint (a vLLM or SGLang server with an open VLM, or a hosted API).
 
 The page goes in as a PNG (base64 data URL); plain text in reading order comes out. A VLM gives no word
-boxes, so each line gets an approximate one: lines are spread down the page's text area in the order the
-model wrote them, as one column, and words across the line by character count. That is enough for the
-parser, which needs order and line structure, not exact positions. Confidence is not reported by these
-endpoints: words carry ``VLM_CONFIDENCE`` and the low-confidence flag never fires for this engine.
+boxes, so its lines are matched back onto the printed lines of the page image (``line_match``): the words
+get the boxes they are printed in, in the page's column regions, and reviewers' crops show the item's real
+area. Confidence is not reported by these endpoints: words carry ``VLM_CONFIDENCE`` and the
+low-confidence flag never fires for this engine.
 """
 
 from __future__ import annotations
 
 import base64
-import re
 import time
 from dataclasses import dataclass
 
 import pymupdf
 
-from curation.ocr.types import OcrError, OcrPage, OcrWord, Region
+from curation.ocr.layout import page_regions
+from curation.ocr.line_boxes import page_line_boxes
+from curation.ocr.line_match import placed_words
+from curation.ocr.types import CIRCLED_DIGITS, OcrError, OcrPage
 from curation.sources.model_server import ModelServer, ModelServerError
 
 VLM_CONFIDENCE = 100.0
-_TOKEN = re.compile(r"[\u2460-\u2473\u3260-\u327f]|[^\s\u2460-\u2473\u3260-\u327f]+")
 
 PROMPT = (
     "Transcribe every line of text on this Korean exam page exactly as printed, in reading order: for two "
@@ -91,38 +92,6 @@ def _strip_fence(text: str) -> str:
     return "\n".join(lines)
 
 
-def lines_to_words(lines: list[str], rect: pymupdf.Rect, page: int) -> tuple[OcrWord, ...]:
-    """Approximate boxes: lines evenly down the middle 70% of the page (clear of the bands where running
-    headers are looked for), words across 80% of its width by character offset."""
-    if not lines:
-        return ()
-    top, bottom = rect.y0 + 0.15 * rect.height, rect.y0 + 0.85 * rect.height
-    step = min((bottom - top) / len(lines), 0.02 * rect.height)
-    left, width = rect.x0 + 0.1 * rect.width, 0.8 * rect.width
-    per_char = width / max(len(line) for line in lines)
-    words: list[OcrWord] = []
-    for n, line in enumerate(lines):
-        y0 = top + n * step
-        # Circled markers stand as words of their own, as the parser expects ("①장티푸스" -> "①", "장티푸스").
-        for index, match in enumerate(_TOKEN.finditer(line)):
-            token, start, offset = match.group(0), match.start(), match.end()
-            words.append(
-                OcrWord(
-                    left + start * per_char,
-                    y0,
-                    left + offset * per_char,
-                    y0 + 0.8 * step,
-                    token,
-                    VLM_CONFIDENCE,
-                    page,
-                    0,
-                    n,
-                    index,
-                )
-            )
-    return tuple(words)
-
-
 class VlmReader:
     """Reads pages with a vision model; one HTTP client for the whole document."""
 
@@ -134,10 +103,10 @@ class VlmReader:
         start = time.perf_counter()
         text = transcribe(page_png(page, self.config.dpi), self.config, self.server)
         lines = [line.strip() for line in text.splitlines() if line.strip()]
-        words = lines_to_words(lines, page.rect, page.number)
-        region = Region(page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1)
-        markers = sum(1 for w in words if w.text in "①②③④⑤⑥⑦⑧⑨")
-        return OcrPage(page.number, words, (region,), markers, time.perf_counter() - start)
+        regions = page_regions(page)
+        words = placed_words(lines, page_line_boxes(page, regions), page.number, VLM_CONFIDENCE)
+        markers = sum(1 for w in words if w.text in CIRCLED_DIGITS)
+        return OcrPage(page.number, words, tuple(regions), markers, time.perf_counter() - start)
 
     def close(self) -> None:
         self.server.close()
