@@ -52,6 +52,16 @@ def test_the_tables_of_an_accounting_paper_read_alike_by_both_and_no_item_is_fla
         assert second.cells(table) is not None and not second.disagrees(table)
 
 
+def test_a_table_whose_frame_pdfplumber_counts_as_a_row_is_still_the_same_table():
+    """건강운동관리사 2018 p. 13, Q20: a frame drawn 3 pt round the 1단계..5단계 table, which pdfplumber takes
+    in as an empty row and column (its box then overlaps ours by under 90%); the cells agree."""
+    name = "healthex_2018_s2_A_q_ERRATUM-PAGE1-RASTER.pdf"
+    table = _table(name, 12, None)
+    with SecondReading(realdata_path("pdf", name)) as second:
+        theirs = second.cells(table)
+        assert theirs is not None and len(theirs) == 3 and not second.disagrees(table)
+
+
 def _paper_with(tmp_path, sources: list[tuple[str, int, pymupdf.Rect]]):
     """Five plain questions, then one question per source whose stem is that real page's table, placed as
     it is printed there (the page's own text and rules, read by each reader as it reads the source)."""

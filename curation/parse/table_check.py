@@ -26,7 +26,8 @@ from pdfplumber.page import Page
 from curation.parse.tables import Box, Table
 from curation.parse.validate import match_key
 
-# How far the crop reaches round our table's box, and how much of it pdfplumber's table must cover (IoU).
+# How far the crop reaches round our table's box, and how much of that box pdfplumber's table must cover to be
+# the same table (it cannot reach further than the crop: a frame drawn round the table may take it to the edge).
 _PAD = 3.0
 _SAME_BOX = 0.9
 
@@ -67,8 +68,8 @@ class SecondReading:
             found = self._tables(self.pdf.pages[table.page], table.bbox)
         except Exception:
             return None
-        best = max(found, key=lambda t: _iou(t[0], table.bbox), default=None)
-        if best is None or _iou(best[0], table.bbox) < _SAME_BOX or not any(c for row in best[1] for c in row):
+        best = max(found, key=lambda t: _covered(table.bbox, t[0]), default=None)
+        if best is None or _covered(table.bbox, best[0]) < _SAME_BOX or not any(c for row in best[1] for c in row):
             return None
         return best[1]
 
@@ -90,10 +91,9 @@ def cell_keys(rows: Cells) -> list[list[str]]:
     return [row for row in keyed if row]
 
 
-def _iou(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+def _covered(ours: Box, theirs: Box) -> float:
+    """The share of our box that theirs covers."""
+    w = min(ours[2], theirs[2]) - max(ours[0], theirs[0])
+    h = min(ours[3], theirs[3]) - max(ours[1], theirs[1])
+    area = (ours[2] - ours[0]) * (ours[3] - ours[1])
+    return w * h / area if w > 0 and h > 0 and area > 0 else 0.0
