@@ -42,6 +42,11 @@ def parse_cmd(
         None, "--out", help="Output folder (default: data/items/<license>/<year>/<paper stem>)."
     ),
     crops: bool = typer.Option(True, "--crops/--no-crops", help="Save a PNG of each question's region."),
+    check_tables: bool = typer.Option(
+        False, "--check-tables", help="Read every ruled table again with pdfplumber and flag the items whose tables "
+        "it reads otherwise (table_disagreement, queued first for review); costs about a pdfplumber page parse per "
+        "page with a table.",
+    ),
     key_ocr: str = typer.Option("auto", "--key-ocr", help="OCR for image-only keys: auto, always or never."),
     ocr: str = typer.Option("auto", "--ocr", help="Paper pages: never | auto (pages without text) | always."),
     engine: str = typer.Option("tesseract", "--ocr-engine", help="tesseract | vlm."),
@@ -73,7 +78,8 @@ def parse_cmd(
             status.update(f"parsing {paper.name}: OCR read page {number} of {pages}")
 
         def run(answers: AnswerKey | None) -> list[RouteResult]:
-            return parse(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answers)
+            return parse(paper, ocr=ocr, config=OcrConfig(dpi=dpi, lang=lang), vlm=vlm, on_page=on_page, meta=meta, key=answers,
+                         check_tables=check_tables)
 
         results, key_rejects = parse_keyed(run, paper, key, ocr=key_ocr)
     for reject in key_rejects:

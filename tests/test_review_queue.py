@@ -1,8 +1,9 @@
-"""The order a review queue receives its items: lowest reading confidence first."""
+"""The order a review queue receives its items: those whose tables the parser's two readings read differently
+first, then lowest reading confidence first."""
 
 from __future__ import annotations
 
-from curation.core.item import LOW_CONFIDENCE_FLAG, Item, Provenance
+from curation.core.item import LOW_CONFIDENCE_FLAG, TABLE_DISAGREEMENT_FLAG, Item, Provenance
 from curation.review.push import queue_order
 
 
@@ -21,3 +22,14 @@ def test_lowest_reading_confidence_first_then_flags_then_id():
         _item("f", 0.3, (LOW_CONFIDENCE_FLAG,)),
     ]
     assert queue_order(items) == ["f", "b", "d", "e", "a", "c"]
+
+
+def test_items_whose_table_readings_disagree_come_before_any_reading_confidence():
+    items = [
+        _item("a", 0.2),
+        _item("b", 1.0, (TABLE_DISAGREEMENT_FLAG,)),
+        _item("c", None, (TABLE_DISAGREEMENT_FLAG,)),
+        _item("d", 0.5, (TABLE_DISAGREEMENT_FLAG, LOW_CONFIDENCE_FLAG)),
+        _item("e", 0.9),
+    ]
+    assert queue_order(items) == ["d", "b", "c", "a", "e"]

@@ -57,6 +57,9 @@ def nfc(text: str) -> str:
 # Flags the OCR route sets (curation.parse.routes); review gets these items first, in this order.
 LOW_CONFIDENCE_FLAG = "ocr_low_confidence"  # its words read with a mean confidence under the threshold
 REPAIRED_FLAG = "ocr_repaired"  # a repair step changed its text (the steps are in its provenance)
+# Set by the parser (curation.parse.table_check): pdfplumber reads one of the item's ruled tables with other
+# cells than ours; review gets these items before all others.
+TABLE_DISAGREEMENT_FLAG = "table_disagreement"
 
 
 class Repair(BaseModel):

@@ -1,7 +1,7 @@
 """Every version that changes output, in one place. Bump the one whose code changes what it writes: a
 record carries the versions that made it, and a release manifest records them all."""
 
-# text-layer parse: layout, segmentation, tables, validation
+# text-layer parse: layout, segmentation, tables (and, when asked, their second reading by pdfplumber), validation
 PARSER_VERSION = "parse-8"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
 CROP_VERSION = "crop-png-grey-1"

@@ -1,14 +1,12 @@
 """A question paper (PDF) into validated items: the top of the parser.
 
-``parse_paper(path, meta)`` reads the text layer (or OCR words where a page has none and OCR is
-available), lays pages out, segments questions, attaches answers (a key given by the caller, else a grid
-printed in the paper), flags what looks wrong and returns items, rejects and a summary. Bad input raises
-``InputError`` naming the file and what to do.
+``parse_paper(path, meta)`` reads the text layer (or OCR words where a page has none and OCR is available), lays
+pages out, segments questions, attaches answers (a key given by the caller, else a grid printed in the paper),
+flags what looks wrong and returns items, rejects and a summary. Bad input raises ``InputError`` naming the file.
 
-An item's subject is the heading the paper prints over it, else ``meta.subject``, else (against a key with
-tables for several subjects) the one subject table whose numbers are exactly the subject-less items'
-printed numbers; the key is looked up by it. When no table or several fit, those items stay unanswered and
-``ParseSummary.warnings`` says why.
+An item's subject is the heading the paper prints over it, else ``meta.subject``, else (against a key with tables
+for several subjects) the one subject table whose numbers are exactly the subject-less items' printed numbers;
+the key is looked up by it. When no table or several fit, those items stay unanswered and the warnings say why.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ import pymupdf
 
 from curation.catalog import load_catalog
 from curation.core.errors import InputError
-from curation.core.item import Item, Repair, make_item_id
+from curation.core.item import TABLE_DISAGREEMENT_FLAG, Item, Repair, make_item_id
 from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
@@ -39,6 +37,7 @@ from curation.parse.layout import lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
+from curation.parse.table_check import SecondReading
 from curation.parse.tables import PageRules, looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.pdf import open_pdf
@@ -93,14 +92,14 @@ def parse_paper(
     key: AnswerKey | None = None,
     crops_dir: Path | None = None,
     ocr: OcrWords | None = None,
+    check_tables: bool = False,
 ) -> ParseResult:
-    """Parse one question paper. ``meta`` fields left empty are read from the paper's title; ``key``
-    overrides an answer grid printed in the paper; ``crops_dir`` receives ``<item id>.png`` per item;
-    ``ocr`` reads pages without a text layer."""
-    started = time.perf_counter()
-    path = Path(path)
+    """Parse one question paper. ``meta`` fields left empty are read from the paper's title; ``key`` overrides a
+    grid printed in the paper; ``crops_dir`` receives ``<item id>.png`` per item; ``ocr`` reads pages without a
+    text layer; ``check_tables`` has pdfplumber read every ruled table again (``table_check``; slow)."""
+    started, path = time.perf_counter(), Path(path)
     doc = open_pdf(path)
-    with doc:
+    with doc, SecondReading(path, enabled=check_tables) as second:
         rules = PageRules(doc, getattr(ocr, "rules", {}))
         pages, figures, ocr_pages = _read_words(doc, path, ocr, rules)
         laid = lay_out(pages, getattr(ocr, "gutters", None))
@@ -120,7 +119,7 @@ def parse_paper(
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
         items, regions, repairs, confidence = _build_items(
             doc, path, sha, [p[0] for p in pages], figures, reading, seg.blocks, seg.options, meta, answer_key,
-            key_subjects, {(b.part, b.number) for b in seg.incomplete + lost}, rules,
+            key_subjects, {(b.part, b.number) for b in seg.incomplete + lost}, rules, second,
         )
     rejects = [_reject(path, b, _incomplete_reason(b, answer_key, meta)) for b in seg.incomplete]
     rejects += [_reject(path, b, LOST_REASON, LOST_DETAIL.format(page=b.lines[0].page + 1)) for b in lost]
@@ -304,6 +303,7 @@ def _build_items(
     key_subjects: dict[int, str],
     printed_without_items: set[tuple[int, int]],
     rules: PageRules,
+    second: SecondReading,
 ) -> tuple[list[Item], dict[str, list[Region]], dict[str, tuple[Repair, ...]], dict[str, float]]:
     license = meta.license or path.stem  # the file stem stands in for an unknown exam in ids
     catalog_entry = load_catalog().find(meta.license)
@@ -338,6 +338,8 @@ def _build_items(
             flags.add(WITHHELD_FLAG)
         if position in gaps:
             flags.add(NUMBERING_GAP)
+        if any(second.disagrees(table) for table in tables if rules.drawn(table.page)):
+            flags.add(TABLE_DISAGREEMENT_FLAG)
         item_id = make_item_id(
             license, meta.year or 0, meta.session, meta.form, block.number, block.part + 1 if parts > 1 else None
         )

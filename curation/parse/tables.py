@@ -3,14 +3,18 @@
 A table is a cluster of drawn rules with at least three horizontal and three vertical positions (two
 rows by two columns); a single box (a <보기> frame) is not a table. Cells are the rectangles between
 neighbouring rules, and each word goes to the cell holding its centre, so the text is the text layer's
-exact words (PyMuPDF's own table text garbles numbers; pdfplumber is exact but ~50x slower per page).
+exact words (PyMuPDF's own table text garbles numbers; pdfplumber is exact but ~50x slower per page, so it
+only reads the tables a second time, ``curation.parse.table_check``).
 Merged cells (no rule drawn between two columns in a row) keep their text in the first cell they
-cover.
+cover. A cell's lines stay one cell (a wrapped label or note), except where a cell stacks amounts line under
+line with no rule between them and a cell beside it pairs its lines with them (a row label beside sub-rows
+of items and amounts): each amount's line is then a printed row of its own.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -25,8 +29,13 @@ _TOL = 2.0
 
 @dataclass
 class Table:
+    """A ruled table: ``cells`` holds the text of each drawn cell, row by row; ``rows`` the rows as printed
+    (a drawn row whose cells stack amounts is several printed rows)."""
+
     bbox: Box
     rows: list[list[str]]
+    page: int
+    cells: list[list[str]]
 
     def contains(self, word: Word) -> bool:
         x0, y0, x1, y1 = self.bbox
@@ -69,6 +78,10 @@ class PageRules:
         self.doc = doc
         self.known = ocr_rules
         self.read: dict[int, Rules] = {}
+
+    def drawn(self, page: int) -> bool:
+        """Whether the page's tables are read from its drawn paths and text layer (not from OCR)."""
+        return page not in self.known
 
     def __call__(self, page: int) -> Rules:
         if page in self.known:
@@ -123,9 +136,11 @@ def page_tables(
         for ys_run, xs in _ruled_runs(_positions(ys), verticals):
             if words is None:
                 words = page_words(page)
-            rows = _cells(words, xs, ys_run, verticals, horizontal, page.number)
-            if len(rows) >= 2:
-                tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows))
+            grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
+            if len(grid) >= 2:
+                cells = [[" ".join(line.text for line in cell) for cell in row] for row in grid]
+                rows = [printed for row in grid for printed in _printed_rows(row)]
+                tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
     return tables
 
 
@@ -208,7 +223,8 @@ def _cells(
     verticals: list[tuple[float, float, float]],
     horizontals: list[tuple[float, float, float]],
     page: int,
-) -> list[list[str]]:
+) -> list[list[list[Line]]]:
+    """Each drawn cell's lines, row by row; rows and columns no word falls in are left out."""
     grid: list[list[list[Word]]] = [[[] for _ in range(len(xs) - 1)] for _ in range(len(ys) - 1)]
     # Per row, the column boundaries a rule is drawn at; the others are inside a merged cell.
     drawn = [
@@ -231,17 +247,43 @@ def _cells(
         while r > 0 and c not in divided[r]:
             r -= 1
         grid[r][c].append(w)
-    rows = []
-    for row in grid:
-        texts = []
-        for cell in row:
-            lines = group_lines(cell, page, 0, 0, 0) if cell else []
-            texts.append(" ".join(line.text for line in lines))
-        if any(texts):
-            rows.append(texts)
+    rows = [[group_lines(cell, page, 0, 0, 0) if cell else [] for cell in row] for row in grid]
+    rows = [row for row in rows if any(row)]
     # A column no word falls in is the space between a frame and the table inside it.
     filled = [c for c in range(len(xs) - 1) if any(row[c] for row in rows)]
     return [[row[c] for c in filled] for row in rows]
+
+
+# One amount as a table prints it: ￦1,200, (50,000), △3,000원, 2,000시간, 8%, 0.7513; or "-" for none.
+_AMOUNT = re.compile(r"^[￦₩$€]?[(\[]?[-+△▲]?[￦₩$€]?\d[\d,]*(\.\d+)?[가-힣A-Za-z%㎞㎡㎏]{0,3}[)\]]?$|^[-–—]$")
+
+
+def _printed_rows(row: list[list[Line]]) -> list[list[str]]:
+    """A drawn row as the rows it prints. Amounts stacked in one cell (two or more lines, each one amount)
+    beside another cell whose lines pair with them one to one (the items they are the amounts of, or more
+    amounts) are printed rows with no rule between them: each band round one stacked line is a row, the
+    cells whose lines fall one to a band split with it, and any other cell (a row label centred beside
+    them, a wrapped note) stays whole in the first band, as a merged cell does. An amount with a note
+    under it ("4.00 %" over "(20년)") pairs with nothing and stays one cell."""
+    whole = [[" ".join(line.text for line in cell) for cell in row]]
+    stacks = [cell for cell in row if len(cell) >= 2 and all(_AMOUNT.match(line.text.replace(" ", "")) for line in cell)
+              and sum(any(ch.isdigit() for ch in line.text) for line in cell) >= 2]
+    if not stacks:
+        return whole
+    centres = [line.yc for line in max(stacks, key=len)]
+    bounds = [(a + b) / 2 for a, b in zip(centres, centres[1:])]
+    paired = [[bisect.bisect(bounds, line.yc) for line in cell] for cell in row]
+    paired = [bands if sorted(bands) == list(range(len(centres))) else None for bands in paired]
+    if sum(bands is not None for bands in paired) < 2:
+        return whole
+    printed = [[""] * len(row) for _ in centres]
+    for c, (cell, bands) in enumerate(zip(row, paired)):
+        if bands is None:
+            printed[0][c] = whole[0][c]
+            continue
+        for band, line in zip(bands, cell):
+            printed[band][c] = line.text
+    return printed
 
 
 def table_markdown(table: Table) -> str:

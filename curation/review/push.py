@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from curation.core.errors import InputError
 from curation.core.io import read_items
-from curation.core.item import Item
+from curation.core.item import TABLE_DISAGREEMENT_FLAG, Item
 from curation.review.client import ProjectRef, ReviewClient
 from curation.review.config import task_data
 from curation.review.pages import page_image
@@ -139,15 +139,18 @@ def push(
 
 
 def queue_order(items: Sequence[Item]) -> list[str]:
-    """Item ids as a queue receives them: lowest reading confidence first (an item without one counts as
-    read cleanly), ``review_order`` among equals."""
+    """Item ids as a queue receives them: items whose ruled tables the parser's two readings read differently
+    first, then lowest reading confidence first (an item without one counts as read cleanly), ``review_order``
+    among equals."""
     by_id = {item.id: item for item in items}
 
-    def reading(item_id: str) -> float:
-        provenance = by_id[item_id].provenance
-        return provenance.reading if provenance is not None and provenance.reading is not None else 1.0
+    def rank(item_id: str) -> tuple[bool, float]:
+        item = by_id[item_id]
+        provenance = item.provenance
+        reading = provenance.reading if provenance is not None and provenance.reading is not None else 1.0
+        return TABLE_DISAGREEMENT_FLAG not in item.flags, reading
 
-    return sorted(review_order(items), key=reading)
+    return sorted(review_order(items), key=rank)
 
 
 def push_store(client: ReviewClient, store: Path, name: str, annotators: Sequence[Annotator] | None = None,

@@ -1,0 +1,97 @@
+"""Ruled tables as printed: one Markdown row per printed row, a cell's lines kept together unless they are
+rows of amounts printed with no rule between them."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pymupdf
+import pytest
+from conftest import realdata_path
+from test_parse_layouts import FONT, LEFT, OPTIONS, SIZE, plain
+
+from curation.parse.paper import parse_paper
+from curation.parse.tables import page_tables, table_markdown
+from curation.readers.words import page_words
+
+
+@lru_cache(maxsize=None)
+def parsed(name: str):
+    return parse_paper(realdata_path("pdf", name))
+
+
+@pytest.mark.realdata
+def test_a_row_label_beside_ruled_sub_rows_prints_one_row_per_sub_row():
+    """세법개론 Q28 (CPA 2026, p. 13), checked against the page image: 자녀A, 자녀B and 자녀C each label a cell
+    drawn over two or four sub-rows, each sub-row an amount and what it paid for."""
+    items = parsed("cpa_2026_r61_1st_s2_bizlaw+tax_form1_q_BROKEN-STREAMS.pdf").items
+    question = next(i.question for i in items if i.id.endswith("-s2-028"))  # the second part, 세법개론
+    table = [line for line in question.splitlines() if line.startswith("|")]
+    assert table == [
+        "| 구 분 | 나 이 | 금 액 | 내 역 |",
+        "|---|---|---|---|",
+        "| 본 인 | 55세 | 4,500,000원 | 직업능력개발훈련 수강료 |",
+        "| 배우자 | 48세 | 9,000,000원 | 대학원 석사과정 수업료 |",
+        "| 자녀A | 19세 | 500,000원 | 대학입학전형료 |",
+        "|  |  | 8,900,000원 | 대학입학금 및 수업료 |",
+        "| 자녀B | 15세 | 600,000원 | 중학교 교복구입비용 |",
+        "|  |  | 700,000원 | 방과후 과정의 특별활동비 |",
+        "|  |  | 500,000원 | 중학교 현장체험학습 비용 |",
+        "|  |  | 4,500,000원 | 사설 수학학원 수강료 |",
+        "| 자녀C* | 6세 | 2,350,000원 | 보육시설에 지급한 교육비 |",
+        "|  |  | 850,000원 | 체육시설 수강료** |",
+    ]
+
+
+@pytest.mark.realdata
+def test_wrapped_cells_and_a_note_under_an_amount_stay_one_cell():
+    """세무사 2024 Q53 (p. 6, checked against the page image): a label over two lines ("본인 (甲)"), an income
+    wrapped under its kind, two expenses in one cell: one printed row each. 손해평가사 2025 p. 15: the 내용년수
+    "(20년)" printed under the rate "4.00 %" pairs with no other cell's lines and stays with it."""
+    items = parsed("taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED.pdf").items
+    question = next(i.question for i in items if i.number == 53)
+    assert ("| 본인 (甲) | 40세 | 총급여액 60,000,000원 | 시력보정용 안경구입비 1,000,000원 건강증진목적 의약품구입비 "
+            "2,000,000원 |") in question
+    assert question.count("\n| ") == 6  # the header and five people
+    with pymupdf.open(realdata_path("pdf", "damageadj_2025_r11_2nd_calc-essay_q.pdf")) as doc:
+        page = doc[14]
+        tables = [table_markdown(t) for t in page_tables(page, page_words(page))]
+    assert "| 경량철골조 | 4.00 % (20년) | 60개월 | 100,000,000원 | 8,000,000원 |" in "\n".join(tables)
+
+
+def test_amounts_stacked_in_a_cell_with_their_items_beside_are_printed_rows(tmp_path):
+    """A row label centred beside two cells of three lines each, items and their amounts, and no rule between
+    the lines: three printed rows, the label in the first (as a merged cell keeps its text in the first cell
+    it covers). The drawn cells stay as drawn for the second reading."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for n in range(1, 6):
+        for k, (indent, text) in enumerate(plain(n)):
+            page.insert_text((LEFT + indent, 110 + 90 * (n - 1) + 15 * k), text, fontname=FONT, fontsize=SIZE)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((LEFT, 110), "6. 다음 표에 관한 설명으로 옳은 것은?", fontname=FONT, fontsize=SIZE)
+    xs, ys = [60, 120, 200, 280], [120, 136, 186]  # inside the column the question's text spans
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.4)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.4)
+    for x, text in zip((65, 125, 205), ("구분", "항목", "금액")):
+        page.insert_text((x, 132), text, fontname=FONT, fontsize=SIZE)
+    page.insert_text((65, 165), "영업활동", fontname=FONT, fontsize=SIZE)
+    for k, (item, amount) in enumerate([("매출", "￦1,000"), ("매출원가", "(600)"), ("영업이익", "400")]):
+        page.insert_text((125, 150 + 14 * k), item, fontname=FONT, fontsize=SIZE)
+        page.insert_text((205, 150 + 14 * k), amount, fontname=FONT, fontsize=SIZE)
+    for k, text in enumerate(OPTIONS):
+        page.insert_text((LEFT + 8, 210 + 15 * k), f"{'①②③④⑤'[k]} {text}", fontname=FONT, fontsize=SIZE)
+    doc.save(tmp_path / "amounts.pdf")
+    item = parse_paper(tmp_path / "amounts.pdf").items[5]
+    assert item.question.splitlines()[1:] == [
+        "| 구분 | 항목 | 금액 |",
+        "|---|---|---|",
+        "| 영업활동 | 매출 | ￦1,000 |",
+        "|  | 매출원가 | (600) |",
+        "|  | 영업이익 | 400 |",
+    ]
+    with pymupdf.open(tmp_path / "amounts.pdf") as doc:
+        (table,) = page_tables(doc[1], page_words(doc[1]))
+    assert table.cells == [["구분", "항목", "금액"], ["영업활동", "매출 매출원가 영업이익", "￦1,000 (600) 400"]]
