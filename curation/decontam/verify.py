@@ -7,6 +7,7 @@ looked for right after the question, in any order.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -48,6 +49,15 @@ def _align(needle: str, hay: str, offset: int) -> _Part:
     return _Part(res.score / 100.0 * coverage, offset + res.dest_start, offset + res.dest_end)
 
 
+def _align_at_least(needle: str, hay: str, threshold: float) -> _Part:
+    """``_align`` over a whole document where only a similarity of ``threshold`` or more counts: rapidfuzz
+    skips windows that cannot reach it (the placement found is the same), the rest score 0."""
+    res = fuzz.partial_ratio_alignment(needle, hay, score_cutoff=threshold * 100) if needle and hay else None
+    if res is None:
+        return _Part(0.0, 0, 0)
+    return _Part(res.score / 100.0 * min(1.0, len(hay) / len(needle)), res.dest_start, res.dest_end)
+
+
 def _find_exact(needle: str, hay: str, offset: int) -> _Part:
     at = hay.find(needle) if needle else -1
     if at < 0:
@@ -57,8 +67,12 @@ def _find_exact(needle: str, hay: str, offset: int) -> _Part:
 
 def _exact_only(option: str, params: DecontamParams) -> bool:
     """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
-    digits = sum(c.isdigit() for c in option)
-    return len(option) < params.short_option or digits * 2 >= len(option)
+    return len(option) < params.short_option or _digits(option) * 2 >= len(option)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _digits(option: str) -> int:
+    return sum(c.isdigit() for c in option)
 
 
 @dataclass(frozen=True)
@@ -161,16 +175,22 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams, raw: RawDoc) -> Mat
 
     The question is anchored at each of its placements in the whole document, and just before the
     best-aligned long option (a page of past exam items repeats the same question wording for many
-    items). The best-scoring placement wins.
+    items). The best-scoring placement wins; one where the question is not found is never contaminated, so
+    it is evaluated only when no other placement is.
     """
     anchors = _stem_placements(item.stem, doc, 0, params)
     long_options = [o for o in item.options if not _exact_only(o, params)]
     if long_options:
-        best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
+        best = max((_align_at_least(o, doc, params.option_threshold) for o in long_options),
+                   key=lambda p: p.similarity)
         if best.similarity >= params.option_threshold:
             reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
             lo = max(0, best.start - reach)
             region = doc[lo : best.start + len(item.stem) // 4 + 1]
             anchors += _stem_placements(item.stem, region, lo, params)
-    results = [_evaluate(item, doc, anchor, params, raw) for anchor in anchors]
+    anchors = list(dict.fromkeys(anchors))  # the same placement scores the same
+    found = [a for a in anchors if item.stem and a.similarity >= params.stem_threshold]
+    results = [_evaluate(item, doc, anchor, params, raw) for anchor in found]
+    if not any(m.contaminated for m in results):
+        results = [_evaluate(item, doc, anchor, params, raw) for anchor in anchors]
     return max(results, key=lambda m: (m.contaminated, m.score))
