@@ -64,7 +64,7 @@ def test_batch_keys_are_the_match_key_of_every_document():
     emoji (outside the table until first seen), expanding characters, nulls, slices, large and chunked
     columns."""
     web = [text for _, text in web_documents(realdata_path("web"))][:400]
-    odd = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝 𠜎 𝐀𝐁", "ﷺ ⑪ ㎞ ß İ ＡＢＣ ㈜ Ⅻ ½ ﬁ ǅ", "\u1112\u1161 조합"]
+    odd = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝 𠜎 𝐀𝐁", "ﷺ ⑪ ㎞ ß İ ＡＢＣ ㈜ Ⅻ ½ ﬁ ǅ", "\u1112\u1161 조합", "ﷺ" * 50]
     texts = odd + web
     for arr in (pa.array(texts), pa.array(texts, type=pa.large_string()), pa.array(["x", *texts])[1:],
                 pa.chunked_array([texts[:2], texts[2:]])):
@@ -73,6 +73,8 @@ def test_batch_keys_are_the_match_key_of_every_document():
         assert [batch.text(i) for i in range(len(batch))] == [t or "" for t in texts]
         assert [keys[a:b].tobytes().decode("utf-32-le") for a, b in zip(starts, starts[1:])] == [
             match_key(t or "") for t in texts]
+    keys, _ = batch_keys(Utf8Batch.of_texts(["ﷺ" * 50]))  # 150 bytes, 900 key characters
+    assert keys.tobytes().decode("utf-32-le") == match_key("ﷺ" * 50)
 
 
 def test_cut_spans_merges_overlaps():

@@ -70,20 +70,20 @@ def batch_keys(batch: Utf8Batch) -> tuple[np.ndarray, np.ndarray]:
                                    out, key_starts, unseen)
         if n_unseen:  # codepoints the table has not mapped yet (rare ideographs, emoji): map them, key again
             table.fill(np.unique(unseen[: min(n_unseen, unseen.size)]))
-        elif size > out.size:  # characters that expand (ﷺ is 18 key characters) outgrew the buffer
-            out = np.empty(size, dtype=np.uint32)
+        elif size < 0:  # characters that expand (ﷺ is 18 key characters) outgrew the buffer
+            out = np.empty(out.size * 2, dtype=np.uint32)
         else:
             return out[:size], key_starts
 
 
 @numba.njit(cache=True, nogil=True)
 def _key_utf8(data, offsets, first, lens, start, flat, out, key_starts, unseen):  # pragma: no cover (compiled)
-    """Key ``data`` document by document into ``out``; returns the key length (possibly more than
-    ``out`` holds: then nothing past it was written) and how many unmapped codepoints were met (written to
+    """Key ``data`` document by document into ``out``; returns the key length (-1: characters that expand
+    would not leave ``out`` room for the rest) and how many unmapped codepoints were met (written to
     ``unseen`` as room allows; their characters are left out)."""
     k = 0
     n_unseen = 0
-    capacity = out.size
+    capacity, total = out.size, data.size
     for doc in range(offsets.size - 1):
         key_starts[doc] = k
         i = offsets[doc]
@@ -109,22 +109,19 @@ def _key_utf8(data, offsets, first, lens, start, flat, out, key_starts, unseen):
             if cp >= 0x110000:
                 cp = _REPLACEMENT
             f = first[cp]
-            if f == 0:
-                continue
-            if f == UNSEEN:
+            if f < MULTI:  # one key character, or none (0)
+                out[k] = f
+                k += f != 0
+            elif f == UNSEEN:
                 if n_unseen < unseen.size:
                     unseen[n_unseen] = cp
                 n_unseen += 1
-                continue
-            if f >= MULTI:
-                s = start[cp]
-                for j in range(lens[cp]):
-                    if k < capacity:
-                        out[k] = flat[s + j]
-                    k += 1
             else:
-                if k < capacity:
-                    out[k] = f
-                k += 1
+                s, n = start[cp], lens[cp]
+                if k + n + (total - i) > capacity:  # each byte left could still be one key character
+                    return -1, n_unseen
+                for j in range(n):
+                    out[k] = flat[s + j]
+                    k += 1
     key_starts[offsets.size - 1] = k
     return k, n_unseen
