@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-import numpy as np
 import pyarrow as pa
 
-from curation.core.matching import match_key_with_offsets
 from curation.decontam.detect import Detector
 from curation.decontam.keying import Utf8Batch, batch_keys
 from curation.decontam.params import DecontamParams
@@ -48,26 +47,27 @@ def scan_batch(
     first_row: int = 0,
 ) -> list[Hit]:
     """Key a batch of documents in one pass, let the detector propose (document, item) candidates and verify
-    each by alignment (only a candidate's document is decoded to text)."""
+    each by alignment (only a candidate's document is decoded to text, and only when it is needed)."""
     codes, key_starts = batch_keys(batch)
     candidates = index.candidates(codes, key_starts, params)
     hits = []
-    keyed: dict[int, tuple[str, str, np.ndarray]] = {}
+    docs: dict[int, tuple[str, RawDoc]] = {}
     for cand in candidates:
-        if cand.doc not in keyed:
-            text = batch.text(cand.doc)
-            keyed[cand.doc] = (text, *match_key_with_offsets(text))
-        text, doc_key, offsets = keyed[cand.doc]
+        if cand.doc not in docs:
+            key = codes[key_starts[cand.doc] : key_starts[cand.doc + 1]].tobytes().decode("utf-32-le")
+            docs[cand.doc] = (key, RawDoc(functools.partial(batch.text, cand.doc)))
+        doc_key, raw = docs[cand.doc]
         item = index.items[cand.item]
-        match = verify(item, doc_key, params, RawDoc(text, offsets))
+        match = verify(item, doc_key, params, raw)
         if not (match.contaminated or match.source_overlap):
             continue
+        offsets = raw.offsets
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
         hits.append(Hit(
             item.id, shard, first_row + cand.doc, _value(ids, cand.doc), _value(urls, cand.doc),
             match.contaminated, match.source_overlap, match.score, match.stem_similarity, match.options_found,
-            match.options_total, start, end, text[start:end], cand.found_by,
+            match.options_total, start, end, raw.text[start:end], cand.found_by,
         ))
     return attribute(hits, params.rival_margin)
 

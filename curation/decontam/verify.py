@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 from rapidfuzz import fuzz
 
+from curation.core.matching import match_key_with_offsets
 from curation.decontam.index import ItemKeys, symbol_form
 from curation.decontam.params import DecontamParams
 
@@ -83,13 +84,21 @@ def _digits(option: str) -> int:
     return sum(c.isdigit() for c in option)
 
 
-@dataclass(frozen=True)
 class RawDoc:
-    """The document's text and, per key character, the index of the text character it came from: where an
-    option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty."""
+    """The document as text, and per key character the index of the text character it came from: where an
+    option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty, and where a hit's span
+    lies. Both are worked out on first use (``read`` gives the text): most candidates need neither."""
 
-    text: str
-    offsets: np.ndarray
+    def __init__(self, read: Callable[[], str]) -> None:
+        self._read = read
+
+    @functools.cached_property
+    def text(self) -> str:
+        return self._read()
+
+    @functools.cached_property
+    def offsets(self) -> np.ndarray:
+        return match_key_with_offsets(self.text)[1]
 
     def symbols_between(self, lo: int, hi: int) -> str:
         """The text from key character ``lo`` to key character ``hi`` (exclusive), in ``symbol_form``."""
