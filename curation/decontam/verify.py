@@ -44,6 +44,9 @@ class _Part:
 def _align(needle: str, hay: str, offset: int) -> _Part:
     if not needle or not hay:
         return _Part(0.0, offset, offset)
+    exact = _only_copy(needle, hay)
+    if exact >= 0:
+        return _Part(1.0, offset + exact, offset + exact + len(needle))
     res = fuzz.partial_ratio_alignment(needle, hay)
     # partial_ratio swaps the roles when the hay is the shorter one: a hay that is a piece of the needle
     # must not count as finding the needle, so scale by how much of the needle it could cover.
@@ -57,6 +60,12 @@ def _best_option(options: list[str], doc: str, threshold: float) -> _Part:
     beat the best so far: rapidfuzz skips windows below that score, and the placement found is the same."""
     best = _Part(0.0, 0, 0)
     for needle in options:
+        if best.similarity >= 1.0:
+            break
+        exact = _only_copy(needle, doc)
+        if exact >= 0:
+            best = _Part(1.0, exact, exact + len(needle))
+            continue
         floor = max(threshold, best.similarity)
         res = fuzz.partial_ratio_alignment(needle, doc, score_cutoff=floor * 100) if needle and doc else None
         if res is None:
@@ -65,6 +74,15 @@ def _best_option(options: list[str], doc: str, threshold: float) -> _Part:
         if similarity > best.similarity and similarity >= threshold:
             best = _Part(similarity, res.dest_start, res.dest_end)
     return best
+
+
+def _only_copy(needle: str, hay: str) -> int:
+    """Where ``needle`` occurs in the longer ``hay`` if it occurs there exactly once, else -1. That window is
+    then the alignment (only an identical window scores 100), found without aligning."""
+    at = hay.find(needle)
+    if at < 0 or len(hay) <= len(needle) or hay.find(needle, at + 1) >= 0:
+        return -1
+    return at
 
 
 def _find_exact(needle: str, hay: str, offset: int) -> _Part:
