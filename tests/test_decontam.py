@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import realdata_path
+from rapidfuzz import fuzz
 from support.http_server import LocalServer, serve_directory
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
 
@@ -26,6 +27,7 @@ from curation.decontam.clean import cut_spans
 from curation.decontam.index import GramTable, gram_hashes, sampled_blocks
 from curation.decontam.keying import Utf8Batch, batch_keys
 from curation.decontam.scan import scan_texts
+from curation.decontam.verify import _align
 from curation.dedup.minhash import exact_key
 
 pytestmark = pytest.mark.realdata
@@ -75,6 +77,20 @@ def test_batch_keys_are_the_match_key_of_every_document():
             match_key(t or "") for t in texts]
     keys, _ = batch_keys(Utf8Batch.of_texts(["ﷺ" * 50]))  # 150 bytes, 900 key characters
     assert keys.tobytes().decode("utf-32-le") == match_key("ﷺ" * 50)
+
+
+def test_a_part_copied_once_is_placed_where_rapidfuzz_aligns_it():
+    """Verification places a part that occurs exactly once without aligning; the placement must be the
+    one rapidfuzz's alignment gives (and a part that occurs twice, or not at all, is aligned)."""
+    docs = [match_key(text) for _, text in web_documents(realdata_path("web"))[:40]]
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))[:40]
+    for doc, item in zip(docs, items):
+        needle = match_key(item.question)
+        for hay in (doc[:300] + needle + doc[300:], doc + needle + doc[:50] + needle, doc):
+            res = fuzz.partial_ratio_alignment(needle, hay)
+            placed = _align(needle, hay, 7)
+            assert (placed.similarity, placed.start, placed.end) == (
+                res.score / 100 * min(1.0, len(hay) / len(needle)), 7 + res.dest_start, 7 + res.dest_end)
 
 
 def test_cut_spans_merges_overlaps():
