@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import realdata_path
+from rapidfuzz import fuzz
 from support.http_server import LocalServer, serve_directory
 from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_shard
 
@@ -23,8 +24,10 @@ from curation.core.io import write_items
 from curation.core.matching import codes_of, match_key, match_key_with_offsets, option_match_key, strip_option_marker
 from curation.decontam import DecontamParams, Detector, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
-from curation.decontam.index import GramHasher, gram_hashes
-from curation.decontam.scan import batch_text, scan_texts
+from curation.decontam.index import GramTable, gram_hashes, sampled_blocks
+from curation.decontam.keying import Utf8Batch, batch_keys
+from curation.decontam.scan import scan_texts
+from curation.decontam.verify import _align
 from curation.dedup.minhash import exact_key
 
 pytestmark = pytest.mark.realdata
@@ -42,24 +45,52 @@ def test_keys_ignore_spacing_punctuation_and_numbering():
     assert k == "가11나" and [text[i] for i in src] == ["가", "⑪", "⑪", "나"]
 
 
-def test_sampled_gram_hashes_are_every_stride_th_gram():
-    codes = codes_of(match_key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다"))
-    for n in (8, 13):
-        full = gram_hashes(codes, n, 1)
+def test_sampled_probe_finds_the_items_grams_at_every_stride_th_position():
+    key = match_key("형법 제310조의 위법성 조각사유에 해당된다는 점에 대하여는 행위자가 증명하여야 한다")
+    codes = codes_of(key)
+    for n in (5, 8, 13):
+        full = gram_hashes(codes, n)
         assert np.unique(full).size == full.size
-        hasher = GramHasher(codes, 4)  # blocks shared between gram lengths
-        for stride in (2, 3, 4, 5):
-            assert np.array_equal(gram_hashes(codes, n, stride), full[::stride])
-        assert np.array_equal(hasher.grams(13), gram_hashes(codes, 13, 1)[::4])
-        assert np.array_equal(hasher.grams(8), gram_hashes(codes, 8, 1)[::4])
+        table = GramTable.build({0: [key]}, n, max_df=8)
+        for stride in range(1, 6):
+            positions, items = table.probe(codes, sampled_blocks(codes, stride), stride)
+            assert positions.tolist() == list(range(0, codes.size - n + 1, stride)) and not items.any()
+        # a web text that shares one gram with the item is found there and nowhere else
+        web = codes_of(match_key("다른 글") + key[20 : 20 + n] + "끝")
+        positions, _ = table.probe(web, sampled_blocks(web, 1), 1)
+        assert positions.tolist() == [len(match_key("다른 글"))]
 
 
-def test_batch_text_reads_arrow_buffers_with_nulls_and_slices():
-    texts = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝"]
+def test_batch_keys_are_the_match_key_of_every_document():
+    """The compiled keying of whole Arrow columns gives exactly ``match_key`` of each text: real web text,
+    emoji (outside the table until first seen), expanding characters, nulls, slices, large and chunked
+    columns."""
+    web = [text for _, text in web_documents(realdata_path("web"))][:400]
+    odd = ["가나다 ①", None, "", "라마\n바사", "emoji 😀 끝 𠜎 𝐀𝐁", "ﷺ ⑪ ㎞ ß İ ＡＢＣ ㈜ Ⅻ ½ ﬁ ǅ", "\u1112\u1161 조합", "ﷺ" * 50]
+    texts = odd + web
     for arr in (pa.array(texts), pa.array(texts, type=pa.large_string()), pa.array(["x", *texts])[1:],
                 pa.chunked_array([texts[:2], texts[2:]])):
-        joined, starts = batch_text(arr)
-        assert [joined[a:b] for a, b in zip(starts, starts[1:])] == [t or "" for t in texts]
+        batch = Utf8Batch.of(arr)
+        keys, starts = batch_keys(batch)
+        assert [batch.text(i) for i in range(len(batch))] == [t or "" for t in texts]
+        assert [keys[a:b].tobytes().decode("utf-32-le") for a, b in zip(starts, starts[1:])] == [
+            match_key(t or "") for t in texts]
+    keys, _ = batch_keys(Utf8Batch.of_texts(["ﷺ" * 50]))  # 150 bytes, 900 key characters
+    assert keys.tobytes().decode("utf-32-le") == match_key("ﷺ" * 50)
+
+
+def test_a_part_copied_once_is_placed_where_rapidfuzz_aligns_it():
+    """Verification places a part that occurs exactly once without aligning; the placement must be the
+    one rapidfuzz's alignment gives (and a part that occurs twice, or not at all, is aligned)."""
+    docs = [match_key(text) for _, text in web_documents(realdata_path("web"))[:40]]
+    items = kmmlu_items(realdata_path("kmmlu", "kmmlu_Criminal-Law-test.csv"))[:40]
+    for doc, item in zip(docs, items):
+        needle = match_key(item.question)
+        for hay in (doc[:300] + needle + doc[300:], doc + needle + doc[:50] + needle, doc):
+            res = fuzz.partial_ratio_alignment(needle, hay)
+            placed = _align(needle, hay, 7)
+            assert (placed.similarity, placed.start, placed.end) == (
+                res.score / 100 * min(1.0, len(hay) / len(needle)), 7 + res.dest_start, 7 + res.dest_end)
 
 
 def test_cut_spans_merges_overlaps():
@@ -208,7 +239,9 @@ def test_index_pickles_without_its_bitmaps(corpus):
     index = ItemIndex.build(items, DecontamParams())
     assert [t.ngram for t in index.tables] == [13, 8]  # the O/X-grid items are short
     for table in index.tables:
-        table.probe(np.zeros(4, dtype=np.uint64))
+        keys = index.items[table.item_of[0]]
+        codes = codes_of("".join([keys.stem, *keys.options]))
+        assert table.item_of[0] in table.probe(codes, sampled_blocks(codes, 1), 1)[1]  # an item's own grams
     clone = pickle.loads(pickle.dumps(index))
     assert all(t._bitmap is None for t in clone.tables)
     assert all(np.array_equal(a.hashes, b.hashes) for a, b in zip(clone.tables, index.tables))

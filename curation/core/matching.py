@@ -24,21 +24,22 @@ KEPT_SYMBOLS = frozenset("○●◎△▲□■×✕✓")
 _N_CODEPOINTS = 0x110000
 
 
-class _KeyTable:
+class KeyTable:
     """Per-codepoint output of the key mapping, filled lazily for the codepoints actually seen.
 
-    ``first[c]`` is the first key character ``c`` maps to, 0 when it maps to none, ``_MULTI`` added when it
-    maps to several (``flat[start[c]:start[c] + lens[c]]`` holds them all), ``_UNSEEN`` when not computed yet.
-    One gather of ``first`` keys a text; only the rare expanding characters need more.
+    ``first[c]`` is the first key character ``c`` maps to, 0 when it maps to none, ``MULTI`` added when it
+    maps to several (``flat[start[c]:start[c] + lens[c]]`` holds them all), ``UNSEEN`` when not computed yet.
+    One gather of ``first`` keys a text; only the rare expanding characters need more. The web scan's compiled
+    keying (``curation.decontam.keying``) reads the same arrays.
     """
 
     def __init__(self) -> None:
-        self.first = np.full(_N_CODEPOINTS, _UNSEEN, dtype=np.uint32)
+        self.first = np.full(_N_CODEPOINTS, UNSEEN, dtype=np.uint32)
         self.lens = np.zeros(_N_CODEPOINTS, dtype=np.int8)
         self.start = np.zeros(_N_CODEPOINTS, dtype=np.int64)
         self.flat = np.zeros(0, dtype=np.uint32)
-        self._fill(np.arange(0x3400, dtype=np.uint32))  # Latin, symbols, jamo, CJK punctuation
-        self._fill(np.arange(0xAC00, 0xD7A4, dtype=np.uint32))  # Hangul syllables
+        self.fill(np.arange(0x3400, dtype=np.uint32))  # Latin, symbols, jamo, CJK punctuation
+        self.fill(np.arange(0xAC00, 0xD7A4, dtype=np.uint32))  # Hangul syllables
 
     @staticmethod
     def _map_char(cp: int) -> str:
@@ -48,14 +49,14 @@ class _KeyTable:
             out.extend(c for c in folded if c.isalnum() or c in KEPT_SYMBOLS)
         return "".join(out)
 
-    def _fill(self, codepoints: np.ndarray) -> None:
+    def fill(self, codepoints: np.ndarray) -> None:
         pieces = []
         offset = self.flat.size
         for cp in codepoints.tolist():
             mapped = self._map_char(cp)
             self.lens[cp] = len(mapped)
             self.start[cp] = offset
-            self.first[cp] = (ord(mapped[0]) | (_MULTI if len(mapped) > 1 else 0)) if mapped else 0
+            self.first[cp] = (ord(mapped[0]) | (MULTI if len(mapped) > 1 else 0)) if mapped else 0
             offset += len(mapped)
             pieces.append(mapped)
         joined = "".join(pieces)
@@ -64,24 +65,24 @@ class _KeyTable:
 
     def firsts(self, codes: np.ndarray) -> np.ndarray:
         first = self.first[codes]
-        unseen = first == _UNSEEN
+        unseen = first == UNSEEN
         if unseen.any():
-            self._fill(np.unique(codes[unseen]))
+            self.fill(np.unique(codes[unseen]))
             first = self.first[codes]
         return first
 
 
-_MULTI = np.uint32(1 << 31)  # above every codepoint
-_UNSEEN = np.uint32(0xFFFFFFFF)
+MULTI = np.uint32(1 << 31)  # above every codepoint
+UNSEEN = np.uint32(0xFFFFFFFF)
+
+_TABLE: KeyTable | None = None
 
 
-_TABLE: _KeyTable | None = None
-
-
-def _table() -> _KeyTable:
+def key_table() -> KeyTable:
+    """The process's table (filled further as new codepoints are seen)."""
     global _TABLE
     if _TABLE is None:
-        _TABLE = _KeyTable()
+        _TABLE = KeyTable()
     return _TABLE
 
 
@@ -93,16 +94,16 @@ def codes_of(text: str) -> np.ndarray:
 def match_key_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map codepoints to key codepoints. Returns ``(key, source)``: ``source[i]`` is the index in ``codes``
     of the character that key character ``i`` came from."""
-    table = _table()
+    table = key_table()
     first = table.firsts(codes)
     keep = np.flatnonzero(first)
     out = first[keep]
-    multi = np.flatnonzero(out >= _MULTI)
+    multi = np.flatnonzero(out >= MULTI)
     if multi.size == 0:
         return out, keep
     # A few characters expand (⑪ -> 11, ㎞ -> km): ``out`` holds their first key character; insert the
     # rest right after it.
-    out[multi] -= _MULTI
+    out[multi] -= MULTI
     cps = codes[keep[multi]]
     extra = table.lens[cps].astype(np.int64) - 1
     at = np.repeat(multi + 1, extra)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from curation.core.item import Item
-from curation.core.matching import match_key, option_match_key, strip_option_marker
+from curation.core.matching import codes_of, match_key, option_match_key, strip_option_marker
 from curation.decontam.params import DecontamParams
 
 _BASE = np.uint64(0x9E3779B97F4A7C15)
@@ -23,52 +24,69 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-class GramHasher:
-    """64-bit hashes of the n-codepoint grams of one key array starting at positions 0, stride, 2*stride...
-
-    The hash is the polynomial sum(c[k] * BASE^(n-1-k)) mod 2^64, then mixed. It is evaluated through
-    blocks of ``stride`` codepoints, computed once and shared by every n, so the web side pays about one
-    multiply-add per character and gram length whatever the stride; the item side (stride 1) gets the
-    same values.
-    """
-
-    def __init__(self, codes: np.ndarray, stride: int) -> None:
-        self.codes = codes  # uint32: the strided slices widen as they are added
-        self.stride = stride
-        count = codes.size // stride  # every gram length needs at most these blocks
-        self.blocks = np.zeros(count, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for i in range(stride):
-                self.blocks *= _BASE
-                self.blocks += self.codes[i : i + (count - 1) * stride + 1 : stride] if count else 0
-
-    def grams(self, n: int) -> np.ndarray:
-        s, size = self.stride, self.codes.size
-        if size < n:
-            return np.zeros(0, dtype=np.uint64)
-        count = (size - n) // s + 1
-        q, r = divmod(n, s)
-        blocks = self.blocks
-        step = _BASE ** np.uint64(s)
-        h = np.zeros(count, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for t in range(q):
-                h *= step
-                h += blocks[t : t + count]
-            for u in range(r):
-                h *= _BASE
-                h += self.codes[q * s + u : q * s + u + (count - 1) * s + 1 : s]
-            h ^= h >> np.uint64(31)
-            h *= _MIX1
-            h ^= h >> np.uint64(29)
-            h *= _MIX2
-            h ^= h >> np.uint64(32)
-        return h
+def gram_hashes(codes: np.ndarray, n: int) -> np.ndarray:
+    """64-bit hashes of every ``n``-codepoint gram of ``codes``: the polynomial sum(c[k] * BASE^(n-1-k))
+    mod 2^64, then mixed (``_sampled_matches`` computes the same values on the web side)."""
+    count = codes.size - n + 1
+    if count <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    h = np.zeros(count, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(n):
+            h *= _BASE
+            h += codes[k : k + count]
+        h ^= h >> np.uint64(31)
+        h *= _MIX1
+        h ^= h >> np.uint64(29)
+        h *= _MIX2
+        h ^= h >> np.uint64(32)
+    return h
 
 
-def gram_hashes(codes: np.ndarray, n: int, stride: int = 1) -> np.ndarray:
-    """Hashes of the ``n``-codepoint grams of ``codes`` at positions 0, stride, 2*stride, ..."""
-    return GramHasher(codes, stride).grams(n)
+@numba.njit(cache=True, nogil=True)
+def sampled_blocks(codes, stride):  # pragma: no cover (compiled)
+    """The polynomial hash (unmixed) of each run of ``stride`` codepoints at 0, stride, 2*stride...: the
+    pieces ``GramTable.probe`` assembles every sampled gram from."""
+    blocks = np.zeros(codes.size // stride, dtype=np.uint64)
+    for g in range(blocks.size):
+        h = np.uint64(0)
+        for k in range(stride):
+            h = h * _BASE + np.uint64(codes[g * stride + k])
+        blocks[g] = h
+    return blocks
+
+
+@numba.njit(cache=True, nogil=True)
+def _sampled_matches(codes, blocks, n, stride, step, packed, shift, hashes):  # pragma: no cover (compiled)
+    """The ``n``-grams of ``codes`` at positions 0, stride, 2*stride... hashed as ``gram_hashes`` does
+    (whole ``blocks`` first, ``step`` = BASE^stride, then the codepoints left over), and the ones in the
+    sorted ``hashes``: their positions and where in ``hashes`` they are. ``packed``, a bitmap of the
+    hashes' top bits, rules out most grams before the binary search."""
+    q, r = n // stride, n % stride
+    count = (codes.size - n) // stride + 1 if codes.size >= n else 0
+    positions = np.empty(count, dtype=np.int64)
+    slots = np.empty(count, dtype=np.int64)
+    found = 0
+    for g in range(count):
+        p = g * stride
+        h = np.uint64(0)
+        for t in range(q):
+            h = h * step + blocks[g + t]
+        for u in range(r):
+            h = h * _BASE + np.uint64(codes[p + q * stride + u])
+        h ^= h >> np.uint64(31)
+        h *= _MIX1
+        h ^= h >> np.uint64(29)
+        h *= _MIX2
+        h ^= h >> np.uint64(32)
+        top = h >> shift
+        if (packed[top >> np.uint64(6)] >> (top & np.uint64(63))) & np.uint64(1):
+            at = np.searchsorted(hashes, h)
+            if at < hashes.size and hashes[at] == h:
+                positions[found] = p
+                slots[found] = at
+                found += 1
+    return positions[:found], slots[:found]
 
 
 @dataclass(frozen=True)
@@ -108,7 +126,8 @@ class ItemKeys:
 @dataclass
 class GramTable:
     """Sorted unique ``ngram``-gram hashes with, per hash, the items that contain it (CSR), plus a bitmap
-    prefilter that is rebuilt in each process on first use (it is not pickled)."""
+    prefilter (one bit per value of the hashes' top bits, 16 values per hash) that is rebuilt in each
+    process on first use (it is not pickled)."""
 
     ngram: int
     hashes: np.ndarray  # sorted unique uint64
@@ -123,7 +142,7 @@ class GramTable:
         """``parts``: per item number, the key strings whose grams to index."""
         all_hashes, owners = [np.zeros(0, dtype=np.uint64)], [np.zeros(0, dtype=np.int32)]
         for idx, strings in parts.items():
-            grams = [gram_hashes(np.frombuffer(p.encode("utf-32-le"), dtype=np.uint32), ngram) for p in strings]
+            grams = [gram_hashes(codes_of(p), ngram) for p in strings]
             uniq = np.unique(np.concatenate(grams)) if grams else np.zeros(0, dtype=np.uint64)
             all_hashes.append(uniq)
             owners.append(np.full(uniq.size, idx, dtype=np.int32))
@@ -144,25 +163,22 @@ class GramTable:
         state["_bitmap"] = None
         return state
 
-    def _prefilter(self) -> tuple[np.ndarray, int]:
+    def _prefilter(self) -> tuple[np.ndarray, np.uint64]:
         if self._bitmap is None:
             bits = max(20, int(np.ceil(np.log2(max(1, self.hashes.size) * 16))))
             self._shift = 64 - bits
-            bitmap = np.zeros(1 << bits, dtype=bool)
-            bitmap[(self.hashes >> np.uint64(self._shift)).astype(np.int64)] = True
-            self._bitmap = bitmap
-        return self._bitmap, self._shift
+            top = self.hashes >> np.uint64(self._shift)
+            packed = np.zeros(1 << (bits - 6), dtype=np.uint64)
+            np.bitwise_or.at(packed, (top >> np.uint64(6)).astype(np.int64), np.uint64(1) << (top & np.uint64(63)))
+            self._bitmap = packed
+        return self._bitmap, np.uint64(self._shift)
 
-    def probe(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For web gram hashes, return ``(positions, items)``: one pair per (gram, item containing it)."""
-        bitmap, shift = self._prefilter()
-        maybe = np.flatnonzero(bitmap[(hashes >> np.uint64(shift)).astype(np.int64)])
-        if maybe.size == 0 or self.hashes.size == 0:
-            return maybe, maybe
-        where = np.searchsorted(self.hashes, hashes[maybe])
-        where = np.minimum(where, self.hashes.size - 1)
-        found = self.hashes[where] == hashes[maybe]
-        positions, slots = maybe[found], where[found]
+    def probe(self, codes: np.ndarray, blocks: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
+        """For the grams of web key ``codes`` at every ``stride``-th position (``blocks``: ``sampled_blocks``
+        of ``codes``), return ``(positions, items)``: one pair per (gram found, item containing it)."""
+        packed, shift = self._prefilter()
+        step = np.uint64(pow(int(_BASE), stride, 1 << 64))
+        positions, slots = _sampled_matches(codes, blocks, self.ngram, stride, step, packed, shift, self.hashes)
         counts = self.indptr[slots + 1] - self.indptr[slots]
         first = np.repeat(self.indptr[slots], counts)
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
@@ -207,13 +223,12 @@ class ItemIndex:
         return sum(t.hashes.size for t in self.tables)
 
     def candidates(self, codes: np.ndarray, key_starts: np.ndarray, stride: int) -> list[Candidate]:
-        """Hash every ``stride``-th gram of a batch's key (documents starting at ``key_starts``), probe the
-        tables, and keep the (document, item) pairs with enough hits."""
+        """Probe the tables with every ``stride``-th gram of a batch's key (documents starting at
+        ``key_starts``), and keep the (document, item) pairs with enough hits."""
         pairs = []
-        hasher = GramHasher(codes, stride)
+        blocks = sampled_blocks(codes, stride)
         for table in self.tables:
-            positions, items = table.probe(hasher.grams(table.ngram))
-            starts = positions * stride
+            starts, items = table.probe(codes, blocks, stride)
             docs = np.searchsorted(key_starts, starts, side="right") - 1
             inside = starts + table.ngram <= key_starts[docs + 1]
             pairs.append(docs[inside].astype(np.int64) * len(self.items) + items[inside])

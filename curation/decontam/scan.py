@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-import numpy as np
 import pyarrow as pa
 
-from curation.core.matching import match_key_codes
 from curation.decontam.detect import Detector
+from curation.decontam.keying import Utf8Batch, batch_keys
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
 from curation.decontam.verify import RawDoc, verify
@@ -37,47 +37,43 @@ class Hit:
     found_by: tuple[str, ...] = ()  # the detectors that proposed it, when several ran
 
 
-def batch_text(column: pa.Array | pa.ChunkedArray) -> tuple[str, np.ndarray]:
-    """A parquet text column as one string (a null row as an empty one) and the start of each row in it
-    (``len + 1`` entries)."""
-    texts = [t or "" for t in column.to_pylist()]
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    return "".join(texts), np.concatenate([[0], np.cumsum(lengths)])
-
-
-def scan_joined(
-    joined: str,
-    text_starts: np.ndarray,
-    ids: Sequence[str | None],
-    urls: Sequence[str | None],
+def scan_batch(
+    batch: Utf8Batch,
+    ids: pa.Array | None,
+    urls: pa.Array | None,
     index: Detector,
     params: DecontamParams,
     shard: str = "",
     first_row: int = 0,
 ) -> list[Hit]:
-    """Key a batch of documents (joined into one string) as one array, let the detector propose
-    (document, item) candidates and verify each by alignment."""
-    codes, source = match_key_codes(np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32))
-    key_starts = np.searchsorted(source, text_starts)
+    """Key a batch of documents in one pass, let the detector propose (document, item) candidates and verify
+    each by alignment (only a candidate's document is decoded to text, and only when it is needed)."""
+    codes, key_starts = batch_keys(batch)
     candidates = index.candidates(codes, key_starts, params)
     hits = []
+    docs: dict[int, tuple[str, RawDoc]] = {}
     for cand in candidates:
-        k0, k1 = key_starts[cand.doc], key_starts[cand.doc + 1]
-        doc_key = codes[k0:k1].tobytes().decode("utf-32-le")
+        if cand.doc not in docs:
+            key = codes[key_starts[cand.doc] : key_starts[cand.doc + 1]].tobytes().decode("utf-32-le")
+            docs[cand.doc] = (key, RawDoc(functools.partial(batch.text, cand.doc)))
+        doc_key, raw = docs[cand.doc]
         item = index.items[cand.item]
-        offsets = source[k0:k1] - text_starts[cand.doc]
-        text = joined[text_starts[cand.doc] : text_starts[cand.doc + 1]]
-        match = verify(item, doc_key, params, RawDoc(text, offsets))
+        match = verify(item, doc_key, params, raw)
         if not (match.contaminated or match.source_overlap):
             continue
+        offsets = raw.offsets
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
         hits.append(Hit(
-            item.id, shard, first_row + cand.doc, ids[cand.doc], urls[cand.doc], match.contaminated,
-            match.source_overlap, match.score, match.stem_similarity, match.options_found,
-            match.options_total, start, end, text[start:end], cand.found_by,
+            item.id, shard, first_row + cand.doc, _value(ids, cand.doc), _value(urls, cand.doc),
+            match.contaminated, match.source_overlap, match.score, match.stem_similarity, match.options_found,
+            match.options_total, start, end, raw.text[start:end], cand.found_by,
         ))
     return attribute(hits, params.rival_margin)
+
+
+def _value(column: pa.Array | None, row: int) -> str | None:
+    return None if column is None else column[row].as_py()
 
 
 def attribute(hits: list[Hit], margin: float) -> list[Hit]:
@@ -100,10 +96,9 @@ def attribute(hits: list[Hit], margin: float) -> list[Hit]:
 def scan_texts(texts: Sequence[str], index: Detector, params: DecontamParams,
                ids: Sequence[str | None] | None = None, urls: Sequence[str | None] | None = None) -> list[Hit]:
     """Hits among in-memory documents (row numbers are positions in ``texts``)."""
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    none = [None] * len(texts)
-    return scan_joined("".join(texts), starts, ids or none, urls or none, index, params)
+    column = None if ids is None else pa.array(ids, pa.string())
+    url_column = None if urls is None else pa.array(urls, pa.string())
+    return scan_batch(Utf8Batch.of_texts(list(texts)), column, url_column, index, params)
 
 
 def scan_shard(path_or_url: str, index: Detector, params: DecontamParams) -> list[Hit]:
@@ -111,14 +106,14 @@ def scan_shard(path_or_url: str, index: Detector, params: DecontamParams) -> lis
     hits: list[Hit] = []
     row = 0
     for batch in iter_batches(path_or_url, params.batch_rows):
-        n = batch.num_rows
-        joined, starts = batch_text(batch.column("text"))
         names = batch.schema.names
-        ids = batch.column("id").to_pylist() if "id" in names else [None] * n
-        urls = batch.column("url").to_pylist() if "url" in names else [None] * n
-        hits.extend(scan_joined(joined, starts, ids, urls, index, params, path_or_url, row))
-        row += n
+        ids = batch.column("id") if "id" in names else None
+        urls = batch.column("url") if "url" in names else None
+        hits.extend(scan_batch(Utf8Batch.of(batch.column("text")), ids, urls, index, params, path_or_url, row))
+        row += batch.num_rows
     return hits
+
+
 def scan_shards(urls: Sequence[str], index: Detector, params: DecontamParams, workers: int = 1) -> list[Hit]:
     """Scan shards in parallel over local processes (``workers`` = 1 scans in this process)."""
     if workers <= 1 or len(urls) <= 1:

@@ -72,7 +72,7 @@ def iter_batches(url: str, batch_rows: int, columns: Sequence[str] | None = SCAN
             raise InputError(f"{url}: no 'text' column (columns: {sorted(names)}); expected FineWeb2's schema")
         wanted = None if columns is None else [c for c in columns if c in names]
         for group in range(pf.num_row_groups):
-            yield from pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=wanted)
+            yield from pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=wanted, use_threads=False)
 
 
 def shard_rows(url: str) -> int:

@@ -7,12 +7,15 @@ looked for right after the question, in any order.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np
 from rapidfuzz import fuzz
 
+from curation.core.matching import match_key_with_offsets
 from curation.decontam.index import ItemKeys, symbol_form
 from curation.decontam.params import DecontamParams
 
@@ -41,11 +44,45 @@ class _Part:
 def _align(needle: str, hay: str, offset: int) -> _Part:
     if not needle or not hay:
         return _Part(0.0, offset, offset)
+    exact = _only_copy(needle, hay)
+    if exact >= 0:
+        return _Part(1.0, offset + exact, offset + exact + len(needle))
     res = fuzz.partial_ratio_alignment(needle, hay)
     # partial_ratio swaps the roles when the hay is the shorter one: a hay that is a piece of the needle
     # must not count as finding the needle, so scale by how much of the needle it could cover.
     coverage = min(1.0, len(hay) / len(needle))
     return _Part(res.score / 100.0 * coverage, offset + res.dest_start, offset + res.dest_end)
+
+
+def _best_option(options: list[str], doc: str, threshold: float) -> _Part:
+    """The best ``_align`` of any of ``options`` over the whole document (the first of equals), where only a
+    similarity of ``threshold`` or more counts (below it: 0). Each option is aligned only where it could
+    beat the best so far: rapidfuzz skips windows below that score, and the placement found is the same."""
+    best = _Part(0.0, 0, 0)
+    for needle in options:
+        if best.similarity >= 1.0:
+            break
+        exact = _only_copy(needle, doc)
+        if exact >= 0:
+            best = _Part(1.0, exact, exact + len(needle))
+            continue
+        floor = max(threshold, best.similarity)
+        res = fuzz.partial_ratio_alignment(needle, doc, score_cutoff=floor * 100) if needle and doc else None
+        if res is None:
+            continue
+        similarity = res.score / 100.0 * min(1.0, len(doc) / len(needle))
+        if similarity > best.similarity and similarity >= threshold:
+            best = _Part(similarity, res.dest_start, res.dest_end)
+    return best
+
+
+def _only_copy(needle: str, hay: str) -> int:
+    """Where ``needle`` occurs in the longer ``hay`` if it occurs there exactly once, else -1. That window is
+    then the alignment (only an identical window scores 100), found without aligning."""
+    at = hay.find(needle)
+    if at < 0 or len(hay) <= len(needle) or hay.find(needle, at + 1) >= 0:
+        return -1
+    return at
 
 
 def _find_exact(needle: str, hay: str, offset: int) -> _Part:
@@ -57,17 +94,29 @@ def _find_exact(needle: str, hay: str, offset: int) -> _Part:
 
 def _exact_only(option: str, params: DecontamParams) -> bool:
     """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
-    digits = sum(c.isdigit() for c in option)
-    return len(option) < params.short_option or digits * 2 >= len(option)
+    return len(option) < params.short_option or _digits(option) * 2 >= len(option)
 
 
-@dataclass(frozen=True)
+@functools.lru_cache(maxsize=1 << 16)
+def _digits(option: str) -> int:
+    return sum(c.isdigit() for c in option)
+
+
 class RawDoc:
-    """The document's text and, per key character, the index of the text character it came from: where an
-    option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty."""
+    """The document as text, and per key character the index of the text character it came from: where an
+    option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty, and where a hit's span
+    lies. Both are worked out on first use (``read`` gives the text): most candidates need neither."""
 
-    text: str
-    offsets: np.ndarray
+    def __init__(self, read: Callable[[], str]) -> None:
+        self._read = read
+
+    @functools.cached_property
+    def text(self) -> str:
+        return self._read()
+
+    @functools.cached_property
+    def offsets(self) -> np.ndarray:
+        return match_key_with_offsets(self.text)[1]
 
     def symbols_between(self, lo: int, hi: int) -> str:
         """The text from key character ``lo`` to key character ``hi`` (exclusive), in ``symbol_form``."""
@@ -139,18 +188,19 @@ def _place_stem(stem: str, hay: str, offset: int, params: DecontamParams) -> _Pa
     return _align(stem, hay, offset) if len(stem) >= params.short_option else _find_exact(stem, hay, offset)
 
 
-def _stem_placements(stem: str, hay: str, offset: int, params: DecontamParams) -> list[_Part]:
+def _stem_placements(stem: str, hay: str, offset: int, params: DecontamParams) -> Iterator[_Part]:
     """The question's best placement in ``hay``, then its best placement after that one, and so on while
-    it is found (at most ``_MAX_STEM_PLACEMENTS``): a page may quote the question before the item itself
-    (a table of contents, an answer sheet), and alignment takes the first of equal placements, which has
-    no options after it."""
-    placements = [_place_stem(stem, hay, offset, params)]
-    while len(placements) < _MAX_STEM_PLACEMENTS and placements[-1].similarity >= params.stem_threshold:
-        after = placements[-1].end
-        if after >= offset + len(hay):
-            break
-        placements.append(_place_stem(stem, hay[after - offset :], after, params))
-    return placements
+    it is found (at most ``_MAX_STEM_PLACEMENTS``), each aligned only when asked for: a page may quote the
+    question before the item itself (a table of contents, an answer sheet), and alignment takes the first
+    of equal placements, which has no options after it."""
+    placement = _place_stem(stem, hay, offset, params)
+    yield placement
+    for _ in range(_MAX_STEM_PLACEMENTS - 1):
+        after = placement.end
+        if placement.similarity < params.stem_threshold or after >= offset + len(hay):
+            return
+        placement = _place_stem(stem, hay[after - offset :], after, params)
+        yield placement
 
 
 _MAX_STEM_PLACEMENTS = 4
@@ -161,16 +211,41 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams, raw: RawDoc) -> Mat
 
     The question is anchored at each of its placements in the whole document, and just before the
     best-aligned long option (a page of past exam items repeats the same question wording for many
-    items). The best-scoring placement wins.
+    items). The best-scoring placement wins, the first of equals. A placement where the question is not
+    found is never contaminated, so it is evaluated only when no other placement is; and once a placement
+    in the whole document is an exact copy (score 1), no later one can win, so nothing more is aligned.
     """
-    anchors = _stem_placements(item.stem, doc, 0, params)
+    evaluated: dict[_Part, Match] = {}
+
+    def results(anchors: list[_Part], found_only: bool) -> list[Match]:
+        chosen = [a for a in dict.fromkeys(anchors)  # the same placement scores the same
+                  if not found_only or (item.stem and a.similarity >= params.stem_threshold)]
+        for anchor in chosen:
+            if anchor not in evaluated:
+                evaluated[anchor] = _evaluate(item, doc, anchor, params, raw)
+        return [evaluated[a] for a in chosen]
+
+    anchors = []
+    for anchor in _stem_placements(item.stem, doc, 0, params):
+        anchors.append(anchor)
+        exact = [m for m in results([anchor], True) if m.contaminated and m.score >= 1.0]
+        if exact:
+            return exact[0]
+    anchors += _before_best_option(item, doc, params)
+    found = results(anchors, True)
+    if not any(m.contaminated for m in found):
+        found = results(anchors, False)
+    return max(found, key=lambda m: (m.contaminated, m.score))
+
+
+def _before_best_option(item: ItemKeys, doc: str, params: DecontamParams) -> list[_Part]:
+    """The question's placements just before the best-aligned long option, if one is found."""
     long_options = [o for o in item.options if not _exact_only(o, params)]
-    if long_options:
-        best = max((_align(o, doc, 0) for o in long_options), key=lambda p: p.similarity)
-        if best.similarity >= params.option_threshold:
-            reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
-            lo = max(0, best.start - reach)
-            region = doc[lo : best.start + len(item.stem) // 4 + 1]
-            anchors += _stem_placements(item.stem, region, lo, params)
-    results = [_evaluate(item, doc, anchor, params, raw) for anchor in anchors]
-    return max(results, key=lambda m: (m.contaminated, m.score))
+    if not long_options:
+        return []
+    best = _best_option(long_options, doc, params.option_threshold)
+    if best.similarity < params.option_threshold:
+        return []
+    reach = len(item.stem) * 2 + sum(len(o) for o in item.options) + 40
+    lo = max(0, best.start - reach)
+    return list(_stem_placements(item.stem, doc[lo : best.start + len(item.stem) // 4 + 1], lo, params))
