@@ -2,7 +2,7 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables, validation
-PARSER_VERSION = "parse-7"
+PARSER_VERSION = "parse-8"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (png-fast: zlib level 1, the same pixels)
 CROP_VERSION = "crop-png-fast-1"
 # Tesseract route: page triage, regions, rings, repairs
