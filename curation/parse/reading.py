@@ -127,14 +127,15 @@ def _segmented(
 
 def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
-    question whose markers from its first option on are not its one run or make no run at all, a marker glyph
-    inside an option, options that follow the page's first question but belong to none), and how many questions it holds."""
+    question whose markers from its first option on are not its one run, a question without options whose
+    markers do not go up, a marker glyph inside an option, options that follow the page's first question but
+    belong to none), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
     faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
     faults += sum(option_faults(block, seg.options) for block in seg.blocks)
-    faults += sum(1 for block in seg.incomplete if len(block.markers) >= 2)  # markers that make no run
+    faults += sum(1 for block in seg.incomplete if _out_of_order(block))
     if numbered:
         held = {id(line) for block in numbered for line in block.lines}
         faults += sum(
@@ -143,6 +144,12 @@ def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
             if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
         )
     return faults, len(numbered)
+
+
+def _out_of_order(block: Block) -> bool:
+    """Markers that do not go up (①②④③: a row of options read across a gutter; ①②③③: a misprint), where a
+    question has no run of options; markers that go up are a passage's numbered parts."""
+    return any(b.value <= a.value for a, b in zip(block.markers, block.markers[1:]))
 
 
 def option_faults(block: Block, options: int) -> int:
