@@ -1,11 +1,10 @@
 """A page read as blocks: a recursive XY cut, for pages whose columns no single gutter describes.
 
 The page's words are split into slabs at every horizontal strip that no word crosses. Consecutive slabs that
-share a free vertical strip an em wide form a band, and the band is split into columns there (at
-each such strip at least half as wide as its widest: three columns, or a two-column band under a one-column one
-with its gutter elsewhere);
-each column is read the same way, inside itself, top to bottom, then the next column. Slabs that share no strip
-are read as they stand, top to bottom.
+share a free vertical strip an em wide form a band, split into columns at each such strip at least half as wide
+as its widest (three columns; a two-column band under a one-column one, its gutter elsewhere). Each column is
+read the same way inside itself, top to bottom, then the next column; slabs that share no strip are read as they
+stand, top to bottom.
 
 A band where some column holds fewer than two lines that stand level with no line of another column is a grid
 read row by row (options set two to a row, picture options under their labels, a table's rows, and a line
