@@ -231,3 +231,73 @@ def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
     doc.save(tmp_path / "short.pdf")
     readings = {item.number: item.provenance.reading for item in parse(tmp_path / "short.pdf")[0].items}
     assert readings == {n: 1.0 if n <= 8 else REREAD for n in range(1, 16)}
+
+
+def set_line(page: pymupdf.Page, x: float, y: float, text: str) -> None:
+    """One line with spaces a third of an em wide, as text fonts set them (the built-in font's are a full em,
+    as wide as a narrow gutter)."""
+    for word in text.split(" "):
+        page.insert_text((x, y), word, fontname=FONT, fontsize=SIZE)
+        x += pymupdf.get_text_length(word, fontname=FONT, fontsize=SIZE) + SIZE / 3
+
+
+def set_columns(page: pymupdf.Page, columns: list[tuple[float, list[list[tuple[float, str]]]]]) -> None:
+    """Columns at the given x, their questions as (indent, text) lines, 15 pt apart."""
+    for x, questions in columns:
+        y = 110.0
+        for lines in questions:
+            for indent, text in lines:
+                set_line(page, x + indent, y, text)
+                y += 15
+            y += 12
+
+
+def narrow(number: int) -> list[tuple[float, str]]:
+    """A question narrow enough for a column a third of the page wide."""
+    return [(0, f"{number}. 다음 중 옳은 것은?")] + [(8, f"{'①②③④'[k]} {text}") for k, text in enumerate(OPTIONS[:4])]
+
+
+def test_a_page_set_in_three_columns_is_read_column_by_column(tmp_path):
+    """A page of a two-column paper set in three columns of short questions: split at any one place it reads two
+    columns side by side; read as blocks, each column in turn, and the questions after it are all there."""
+    doc = pymupdf.open()
+    set_columns(doc.new_page(width=595, height=842), [(LEFT, [short(n) for n in range(1, 7)]),
+                                                       (310.0, [short(n) for n in range(7, 13)])])
+    thirds = [(x, [narrow(n) for n in range(13 + 6 * k, 19 + 6 * k)]) for k, x in enumerate((LEFT, 225.0, 400.0))]
+    set_columns(doc.new_page(width=595, height=842), thirds)
+    set_columns(doc.new_page(width=595, height=842), [(LEFT, [short(n) for n in range(31, 37)]),
+                                                       (310.0, [short(n) for n in range(37, 43)])])
+    doc.save(tmp_path / "three.pdf")
+    result = parse_paper(tmp_path / "three.pdf")
+    assert [item.number for item in result.items] == list(range(1, 43)) and not result.rejects
+    assert all(item.options == tuple(OPTIONS[:4]) for item in result.items)
+    assert result.items[12].question == "다음 중 옳은 것은?"
+
+
+def test_a_full_width_question_under_two_columns_reads_its_picture_options_row_by_row(tmp_path):
+    """A two-column page whose last question runs the full width, its picture options three to a row, each
+    label beside its picture: read at the gutter, the labels of a row fall on both sides of it and the
+    options come out of order. Read as blocks: the columns, then the question, its grid of options row by
+    row (each option the words in its picture)."""
+    doc = pymupdf.open()
+    set_columns(doc.new_page(width=595, height=842), [(LEFT, [short(n) for n in range(1, 7)]),
+                                                       (310.0, [short(n) for n in range(7, 13)])])
+    page = doc.new_page(width=595, height=842)
+    set_columns(page, [(LEFT, [short(n) for n in range(13, 17)]), (310.0, [short(n) for n in range(17, 21)])])
+    y = 110.0 + 4 * (6 * 15 + 12) + 10
+    set_line(page, LEFT, y, "21. 다음 그래프 중 옳은 것을 고르면? 가나다라 마바사아 자차카타 파하 가나다라 마바사아 자차카타 파하")
+    for row, labels in enumerate(("①②③", "④")):
+        top = y + 20 + 85 * row
+        for k, label in enumerate(labels):
+            x = 60.0 + 170 * k
+            set_line(page, x, top + 10, label)
+            page.draw_rect(pymupdf.Rect(x + 15, top, x + 135, top + 70))
+            set_line(page, x + 20, top + 65, f"{row * 3 + k + 1}0")
+    set_columns(doc.new_page(width=595, height=842), [(LEFT, [short(n) for n in range(22, 28)]),
+                                                       (310.0, [short(n) for n in range(28, 34)])])
+    doc.save(tmp_path / "pictures.pdf")
+    result = parse_paper(tmp_path / "pictures.pdf")
+    assert [item.number for item in result.items] == list(range(1, 34)) and not result.rejects
+    assert result.items[20].options == ("10", "20", "30", "40")
+    assert result.items[20].question.startswith("다음 그래프 중 옳은 것을 고르면?")
+    assert all(item.options == tuple(OPTIONS[:4]) for item in result.items if item.number != 21)

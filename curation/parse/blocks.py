@@ -11,6 +11,7 @@ paragraph marks indented in a box. Where no run is printed as options, the last 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -183,14 +184,17 @@ def option_tokens(block: Block, run: Sequence[Marker]) -> list[list[tuple[Word, 
     row_lines = sorted(rows)
     owned: list[list[tuple[Word, int]]] = [[] for _ in run]
     starts = {m.index for m in run}
+    last = 0  # the last marker of the run before token t
     for t in range(run[0].index + 1, len(block.tokens)):
+        while last + 1 < len(run) and run[last + 1].index < t:
+            last += 1
         if t in starts:
             continue
         word, li = block.tokens[t]
-        row = max(r for r in row_lines if r <= li)
+        row = row_lines[bisect_right(row_lines, li) - 1]
         candidates = rows[row]
         if li == row or len(candidates) == 1:
-            owner = max(k for k in range(len(run)) if run[k].index < t)
+            owner = last
         else:
             owner = candidates[0]
             for k in candidates:

@@ -34,6 +34,8 @@ def find_grid(lines: Sequence[Line]) -> Grid | None:
     for i, line in enumerate(lines):
         ws = line.words
         for j, word in enumerate(ws[:-1]):
+            if not word.text.endswith("."):
+                continue
             m = _CELL_NUMBER.match(word.text)
             nxt = ws[j + 1]
             first = circled_value(nxt.text)

@@ -89,7 +89,8 @@ def _free_strips(
 ) -> tuple[list[Word], list[float]]:
     """The body words, and the middle of every vertical strip near the middle of the page that no body word
     crosses (at least ``narrowest`` points wide), widest first."""
-    body = [w for w in words if height * _MARGIN < w.yc < height * (1 - _MARGIN)]
+    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
+    body = [w for w in words if top < w.y0 + w.y1 < bottom]
     if len(body) < 20:
         return body, []
     lo, hi = int(width * 0.3), int(width * 0.7)
@@ -150,7 +151,9 @@ def order_page(
     # Bands: full-width rows and the two-column stretches between them, top to bottom.
     full: dict[int, list[Word]] = defaultdict(list)
     band_words: dict[int, list[Word]] = defaultdict(list)
-    for w in words:
+    if not spans:
+        band_words[0] = list(words)
+    for w in words if spans else ():
         s = span_of(w)
         if s is not None:
             full[s].append(w)

@@ -316,6 +316,7 @@ def _build_items(
     # Printed (or OCR'd) headings are stored as the key or the catalog spells the subject.
     known_subjects = [e.subject for e in key.entries if e.subject] if key else []
     known_subjects += list(catalog_entry.subjects) if catalog_entry else []
+    spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
         regions = _regions(block.lines)
@@ -329,7 +330,9 @@ def _build_items(
             tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
         question = _stem_text(block, stem_tokens, stem_lines, tables)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
-        printed = spelled_as(block.subject, known_subjects) if block.subject else None
+        if block.subject and block.subject not in spelled:
+            spelled[block.subject] = spelled_as(block.subject, known_subjects)
+        printed = spelled[block.subject] if block.subject else None
         subject = printed or meta.subject or key_subjects.get(block.part)
         entry = key.answer_for(block.number, session=meta.session, form=meta.form, subject=subject) if key else None
         answer = entry.answers if entry is not None and not entry.withheld else None

@@ -5,7 +5,8 @@ read across the gutter, a table running into the gutter) breaks what every multi
 question numbers go up by one, each question's options are one run ①..⑤ with no marker left over, and no
 option holds a stray marker glyph. The paper is segmented once as laid out; the pages where those break are
 read alone, and where a page alone breaks them too, its other readings are tried (the other places it could
-be split, the same split without full-width rows, one column) and the first that keeps them all wins. A page
+be split, the same split without full-width rows, one column, blocks as a recursive XY cut finds them:
+curation.parse.xycut) and the first that keeps them all wins. A page
 that every reading breaks for most of its questions is left out: its numbers become rejects and the next page
 starts clean (a page where one question breaks them, a misprinted marker, keeps its best reading, and the item
 its low reading confidence). Pages that keep the invariants as first read cost nothing more.
@@ -20,12 +21,13 @@ from curation.parse.blocks import Block
 from curation.parse.grid import Grid, find_grid
 from curation.parse.layout import PageText, gutters, one_column, order_page
 from curation.parse.segment import START, Segmented, segment
+from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word, circled_value
 
 LOST_REASON = "reading order not found"
 LOST_DETAIL = (
     "no reading of page {page} (columns at each place it could be split, with and without full-width rows, one "
-    "column) gives questions numbered in order with one run of options each; add the page's items by hand"
+    "column, blocks) gives questions numbered in order with one run of options each; add the page's items by hand"
 )
 # Reading confidences (see Reading.confidence): lowest where the item itself breaks an invariant.
 FAULTY_OPTIONS = 0.3
@@ -125,13 +127,15 @@ def _segmented(
 
 def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
-    question whose markers from its first option on are not its one run, a marker glyph inside an option,
-    options that follow the page's first question but belong to none), and how many questions it holds."""
+    question whose markers from its first option on are not its one run, a question without options whose
+    markers do not go up, a marker glyph inside an option, options that follow the page's first question but
+    belong to none), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
     faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
     faults += sum(option_faults(block, seg.options) for block in seg.blocks)
+    faults += sum(1 for block in seg.incomplete if _out_of_order(block))
     if numbered:
         held = {id(line) for block in numbered for line in block.lines}
         faults += sum(
@@ -140,6 +144,12 @@ def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
             if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
         )
     return faults, len(numbered)
+
+
+def _out_of_order(block: Block) -> bool:
+    """Markers that do not go up (①②④③: a row of options read across a gutter; ①②③③: a misprint), where a
+    question has no run of options; markers that go up are a passage's numbered parts."""
+    return any(b.value <= a.value for a, b in zip(block.markers, block.markers[1:]))
 
 
 def option_faults(block: Block, options: int) -> int:
@@ -207,6 +217,7 @@ def _readings(words: list[Word], index: int, width: float, height: float):
         yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter)
         yield f"two columns at x={gutter:.0f}, no full-width rows", *order_page(words, index, width, height, gutter, bands=False)
     yield "one column", one_column(words, index, width), 1
+    yield "blocks", *xy_cut(words, index)
 
 
 def _printed_numbers(lines: Sequence[Line]) -> list[tuple[int, Line]]:

@@ -86,12 +86,13 @@ class Line:
     size: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.text = join_words(self.words)
-        self.x0 = min(w.x0 for w in self.words)
-        self.y0 = min(w.y0 for w in self.words)
-        self.x1 = max(w.x1 for w in self.words)
-        self.y1 = max(w.y1 for w in self.words)
-        sizes = sorted(w.size for w in self.words)
+        words = self.words
+        self.text = join_words(words)
+        self.x0 = min([w.x0 for w in words])
+        self.y0 = min([w.y0 for w in words])
+        self.x1 = max([w.x1 for w in words])
+        self.y1 = max([w.y1 for w in words])
+        sizes = sorted([w.size for w in words])
         self.size = sizes[len(sizes) // 2]
 
     @property
@@ -170,6 +171,7 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
     bx0 = by0 = bx1 = by1 = 0.0
     size = 0.0
     prev_x1: float | None = None
+    word_gap = 0.0  # the gap that breaks the word being built: a fifth of its size
     circled = _CIRCLED_VALUE
     spaces = _SPACES
     for span in line["spans"]:
@@ -184,8 +186,10 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
                     chars = []
                 prev_x1 = None
                 continue
-            if chars and prev_x1 is not None and (x0 - prev_x1 > max(gap_limit, _GAP_EM * size) or x0 < bx0 - 0.5):
-                words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, x0 - prev_x1 > 0))
+            if chars and prev_x1 is not None and (
+                ((gap := x0 - prev_x1) > gap_limit and gap > word_gap) or x0 < bx0 - 0.5
+            ):
+                words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, gap > 0))
                 chars = []
             if c in circled:
                 if chars:
@@ -197,6 +201,7 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
             if not chars:
                 bx0, by0, bx1, by1 = x0, y0, x1, y1
                 size = span_size
+                word_gap = gap_limit
             else:
                 if x0 < bx0:
                     bx0 = x0
