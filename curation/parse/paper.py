@@ -153,8 +153,7 @@ def parse_paper(
 
 
 def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
-    """Render each item's region into ``crops_dir/<item id>.png``; the items then point at their crop
-    (``image_path`` relative to the folder above ``crops_dir``)."""
+    """Render each item's region into ``crops_dir/<item id>.png``; the items point at it (relative path)."""
     crops: dict[str, Path] = {}
     items = []
     with pymupdf.open(result.summary.source) as doc:
@@ -199,11 +198,10 @@ def _read_words(
 def _subjects_from_key(
     path: Path, blocks: Sequence[Block], meta: PaperMeta, key: AnswerKey | None
 ) -> tuple[dict[int, str], list[str]]:
-    """The key's subject for each numbering part whose items have no subject (no heading, no
-    ``meta.subject``) and whose numbers are in tables of several subjects (so the key cannot answer them
-    by number alone): the one subject table whose numbers are exactly the part's printed numbers. A part
-    that fits none or several gets no subject, its ambiguous items no answer, and a warning naming the
-    paper, the key and the candidate subjects. Parts the key answers by number alone are left as they are."""
+    """The key's subject for each numbering part whose items have no subject (no heading, no ``meta.subject``) and
+    whose numbers are in tables of several subjects (so the key cannot answer them by number alone): the one subject
+    table whose numbers are exactly the part's printed numbers. A part that fits none or several gets no subject,
+    its ambiguous items no answer, and a warning naming the paper, the key and the candidate subjects."""
     if key is None or meta.subject:
         return {}, []
     numbers: dict[int, set[int]] = {}
@@ -262,9 +260,8 @@ def _reject(path: Path, block: Block, reason: str, detail: str | None = None) ->
 
 
 def _parts(blocks: Sequence[Block], items: Sequence[Item], incomplete: Sequence[Block]) -> list[Part]:
-    """Each numbering part that holds items, with its subject and the page of every number read in it (a
-    part of numbered lines without options and no item, such as a notice after the questions, prints no
-    questions)."""
+    """Each numbering part that holds items, with its subject and the page of every number read in it (a part of
+    numbered lines without options and no item, such as a notice after the questions, prints no questions)."""
     subjects: dict[int, str | None] = {}
     pages: dict[int, dict[int, int]] = {}
     for block, item in zip(blocks, items):
