@@ -182,6 +182,7 @@ def test_fuzz_pdf_key_reader(key_seeds, scratch):
 
     case()
     # Mutants deep enough that the key is still read: the fuzz reaches the table readers, not only the door.
+    print("KEYFUZZ", outcomes)
     assert outcomes["read"] >= PDF_KEY_CASES // 10, outcomes
 
 
