@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -117,16 +119,23 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
     with document:
         if document.needs_pass:
             raise InputError(f"{path}: PDF is encrypted; get an unprotected copy of the key")
-        texts = [page.get_text() for page in document]
-        pages = [
-            join_wrapped_cells(group_rows([Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]))
-            for page in document
-        ]
+        texts, pages = [], []
+        for index in range(document.page_count):
+            with _page_read(path, index):
+                page = document[index]
+                texts.append(page.get_text())
+                pages.append(join_wrapped_cells(group_rows(
+                    [Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]
+                )))
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:
             raise InputError(f"{path}, {exc}; the key's table is not in a shape this reader knows") from exc
-        missing = [index for index, found in enumerate(per_page) if not found and _has_graphics(document[index])]
+        missing = []
+        for index, found in enumerate(per_page):
+            with _page_read(path, index):
+                if not found and _has_graphics(document[index]):
+                    missing.append(index)
         if missing and not any(per_page) and ocr == "never":
             raise InputError(
                 f"{path}: no text table on any page (the tables are images or outlines); run with --ocr auto"
@@ -147,6 +156,16 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
 
             status = status_from_text(read_title(document[untexted[0]], source=path))
     return status, [entry for entries in per_page for entry in entries]
+
+
+@contextmanager
+def _page_read(path: Path, index: int) -> Iterator[None]:
+    try:
+        yield
+    except pymupdf.mupdf.FzErrorBase as exc:  # a damaged object or stream on the page
+        raise InputError(
+            f"{path}, page {index + 1}: damaged PDF page ({exc}); download the key again or give it as CSV/JSON"
+        ) from exc
 
 
 def _has_graphics(page: pymupdf.Page) -> bool:
