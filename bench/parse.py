@@ -1,6 +1,6 @@
 """Parse speed on every real question paper, against pdfplumber's plain word extraction of the same pages.
 
-    PYTHONPATH=. python bench/parse.py [PDF ...]
+    PYTHONPATH=. python bench/parse.py [PDF ...] [--no-end-to-end]
 
 For each text-layer paper: our full parse (words, layout, segmentation, tables, figures, validation; no
 crops) and pdfplumber's ``extract_words()`` over the same pages, timed in the same run, one after the
@@ -151,6 +151,7 @@ def main() -> None:
     parser.add_argument("--batch-repeat", type=int, default=1, help="best of N runs of each end-to-end row")
     parser.add_argument("--workers", type=int, default=None, help="parse-batch --workers [default: one per CPU]")
     parser.add_argument("--peer", action="store_true", help="also pymupdf4llm + a plain split, scored on our items")
+    parser.add_argument("--no-end-to-end", action="store_true", help="leave out start-up and the parse-batch rows")
     args = parser.parse_args()
     papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
     load_catalog()  # read once, as a long-running process would
@@ -175,7 +176,8 @@ def main() -> None:
         except InputError:
             continue  # not a text-layer multiple-choice paper
         pages = result.summary.pages
-        parsed[path] = (best(lambda: parse(path), args.repeat)[0], ours, pages)
+        if not args.no_end_to_end:
+            parsed[path] = (best(lambda: parse(path), args.repeat)[0], ours, pages)
         raw, _ = best(lambda: mupdf_words(path), args.repeat)
         try:
             plumber, _ = best(lambda: plumber_words(path), args.repeat)
@@ -218,7 +220,8 @@ def main() -> None:
     Console().print(table)
     if args.peer:
         Console().print(peer_table(papers, args.repeat))
-    Console().print(end_to_end_table(parsed, args.batch_repeat, args.workers))
+    if not args.no_end_to_end:
+        Console().print(end_to_end_table(parsed, args.batch_repeat, args.workers))
 
 
 def cli_seconds(args: list[str], repeat: int) -> float:

@@ -588,3 +588,23 @@ def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
     items = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items
     assert not [item.number for item in items if any("교시" in option or "/16" in option for option in item.options)]
     assert items[5].options[-1].endswith("그 운임을 청구하지 못한다.")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_a_page_leaves_the_cyclic_collector_as_it_was(enabled):
+    import gc
+
+    import pymupdf
+
+    from curation.readers.words import page_text, page_words
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((50, 100), "① 가나다 ② 라마바", fontname="korea", fontsize=11)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert [w.text for w in page_words(doc[0])] == ["①", "가나다", "②", "라마바"]
+        assert page_text(doc[0]).replace(" ", "") == "①가나다②라마바"
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -47,6 +47,8 @@ class Block:
     indent: float | None = None
     _complete: bool | None = None
     _printed: bool | None = None
+    # want -> best_run(want), until a line is added
+    _best: dict[int, list[Marker]] = field(default_factory=dict, compare=False, repr=False)
 
     def add(self, line: Line, skip: int = 0, first: Word | None = None, left: float | None = None) -> None:
         """Append a line (``skip`` words taken by the question number, ``first`` the rest of the word that
@@ -54,6 +56,7 @@ class Block:
         li = len(self.lines)
         self.lines.append(line)
         self._complete = self._printed = None
+        self._best = {}
         edge = line.col_x0 if left is None else left
         words = line.words[skip:]
         if first is not None:
@@ -99,6 +102,8 @@ class Block:
     def best_run(self, want: int) -> list[Marker]:
         """The last run printed as options with at least ``MIN_OPTIONS`` markers (the longest such), else
         the last ordered run ①..(want), or the longest one if none reaches ``want``."""
+        if want in self._best:
+            return self._best[want]
         best: list[Marker] = []
         printed: list[Marker] = []
         for run in self._runs(want):
@@ -106,7 +111,8 @@ class Block:
                 best = run
             if len(run) >= MIN_OPTIONS and len(run) >= len(printed) and self._as_options(run):
                 printed = run
-        return printed or best
+        self._best[want] = printed or best
+        return self._best[want]
 
     def printed_runs(self, want: int) -> int:
         """How many complete runs printed as options the block holds: more than one is another question's

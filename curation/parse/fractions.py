@@ -66,10 +66,11 @@ def _has_stack(words: Sequence[Word]) -> bool:
     lies near one word's foot and another's head (in running text a middle is half a line from both)."""
     if len(words) < 3:
         return False
-    mids = np.array([w.yc for w in words])
+    tops, bottoms = np.array([w.y0 for w in words]), np.array([w.y1 for w in words])
+    mids = (tops + bottoms) / 2
     reach = 0.3 * np.array([w.size for w in words])
-    by_foot, by_head = np.argsort([w.y1 for w in words]), np.argsort([w.y0 for w in words])
-    feet, heads = np.array([words[k].y1 for k in by_foot]), np.array([words[k].y0 for k in by_head])
+    by_foot, by_head = np.argsort(bottoms), np.argsort(tops)
+    feet, heads = bottoms[by_foot], tops[by_head]
     foot_from, foot_to = np.searchsorted(feet, mids - reach, "left"), np.searchsorted(feet, mids + reach, "right")
     head_from, head_to = np.searchsorted(heads, mids - reach, "left"), np.searchsorted(heads, mids + reach, "right")
     for k in np.flatnonzero((foot_to > foot_from) & (head_to > head_from)).tolist():

@@ -288,8 +288,9 @@ def _segment(
             cur = None
             in_passage = True
             continue
-        # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up
-        wrapped = cur is not None and any(continues(above, line) for above in cur.lines[-3:])
+        # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
+        # asked after a question's options, where a line could end it)
+        wrapped = cur is not None and cur.complete and any(continues(above, line) for above in cur.lines[-3:])
         if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size):
             close(cur)
             cur = None

@@ -21,6 +21,7 @@ from typing import Sequence
 import pymupdf
 
 from curation.parse.layout import group_lines
+from curation.readers.drawings import path_boxes
 from curation.readers.words import Line, Word, page_words
 
 Box = tuple[float, float, float, float]
@@ -59,10 +60,10 @@ Rules = list[tuple[str, Box]]
 
 
 def page_rules(page: pymupdf.Page) -> Rules:
-    """The page's drawn paths as (kind, box), from MuPDF's box log; read once per page. Glyphs set as
+    """The page's drawn paths as (kind, box) (``curation.readers.drawings``); read once per page. Glyphs set as
     outlines and made bold by stroking them too (faux bold, as HWP exports it) are left out: read as a
     frame, the stroke would put four rules round every letter and make a table of the text."""
-    paths = [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in ("stroke-path", "fill-path")]
+    paths = path_boxes(page)
     fills: dict[tuple[int, int], list[Box]] = {}
     for kind, box in paths:
         if kind == "fill-path":

@@ -12,6 +12,7 @@ papers glue them to the option text (``①아들러``).
 from __future__ import annotations
 
 import contextlib
+import gc
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Sequence
@@ -26,7 +27,6 @@ _GAP_EM = 0.2
 # Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
 # Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
 _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
-_SPACES = " \t\u00a0\u2002\u2003\u2009\u3000"
 # Inside ``reading_ahead``: the words ``page_text`` built, per (file, page), until ``page_words`` takes them.
 _READ_AHEAD: ContextVar[dict[tuple[str, int], list[Word]] | None] = ContextVar("read_ahead", default=None)
 
@@ -131,13 +131,29 @@ def reading_ahead() -> Iterator[None]:
         _READ_AHEAD.reset(token)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A page's ``rawdict`` is some ten thousand small dicts and tuples, garbage once its words are built and none
+    in a cycle: left on, the cyclic collector walks them, and every older object with them, several times per
+    page (a sixth of the parse's CPU)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def page_text(page: pymupdf.Page) -> str:
     """Every character of a PDF page's text layer, as the word reader reads it (glyphs without a Unicode
     mapping as U+FFFD), rotated text included."""
-    raw = page.get_text("rawdict", flags=_FLAGS)
-    ahead = _READ_AHEAD.get()
-    if ahead is not None:
-        ahead[(page.parent.name, page.number)] = _words(raw, page.number)
+    with _collector_paused():
+        raw = page.get_text("rawdict", flags=_FLAGS)
+        ahead = _READ_AHEAD.get()
+        if ahead is not None:
+            ahead[(page.parent.name, page.number)] = _words(raw, page.number)
     return "".join(ch["c"] for block in raw["blocks"] for line in block.get("lines", ())
                    for span in line["spans"] for ch in span["chars"])
 
@@ -149,7 +165,8 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     if ahead is not None and page_index is None:
         if (words := ahead.pop((page.parent.name, page.number), None)) is not None:
             return words
-    return _words(page.get_text("rawdict", flags=_FLAGS), page.number if page_index is None else page_index)
+    with _collector_paused():
+        return _words(page.get_text("rawdict", flags=_FLAGS), page.number if page_index is None else page_index)
 
 
 def _words(raw: dict, index: int) -> list[Word]:
@@ -170,25 +187,21 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
     chars: list[str] = []
     bx0 = by0 = bx1 = by1 = 0.0
     size = 0.0
-    prev_x1: float | None = None
+    prev_x1 = 0.0  # the right edge of the last character, where ``chars`` holds some
     word_gap = 0.0  # the gap that breaks the word being built: a fifth of its size
     circled = _CIRCLED_VALUE
-    spaces = _SPACES
     for span in line["spans"]:
         span_size = float(span["size"])
         gap_limit = _GAP_EM * span_size
         for ch in span["chars"]:
             c = ch["c"]
             x0, y0, x1, y1 = ch["bbox"]
-            if c in spaces or c.isspace():
+            if c.isspace():
                 if chars:
                     words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, True))
                     chars = []
-                prev_x1 = None
                 continue
-            if chars and prev_x1 is not None and (
-                ((gap := x0 - prev_x1) > gap_limit and gap > word_gap) or x0 < bx0 - 0.5
-            ):
+            if chars and (((gap := x0 - prev_x1) > gap_limit and gap > word_gap) or x0 < bx0 - 0.5):
                 words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, gap > 0))
                 chars = []
             if c in circled:
@@ -196,13 +209,8 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
                     words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
                     chars = []
                 words.append(Word(x0, y0, x1, y1, c, span_size, page_index, False))
-                prev_x1 = x1
                 continue
-            if not chars:
-                bx0, by0, bx1, by1 = x0, y0, x1, y1
-                size = span_size
-                word_gap = gap_limit
-            else:
+            if chars:
                 if x0 < bx0:
                     bx0 = x0
                 if y0 < by0:
@@ -211,6 +219,10 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
                     bx1 = x1
                 if y1 > by1:
                     by1 = y1
+            else:
+                bx0, by0, bx1, by1 = x0, y0, x1, y1
+                size = span_size
+                word_gap = gap_limit
             chars.append(c)
             prev_x1 = x1
     if chars:
