@@ -9,6 +9,7 @@ import pickle
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
@@ -259,6 +260,21 @@ def test_write_clean_removes_every_contaminating_span(corpus, result):
     index = Detector.build(items, params)
     rescanned = [h for p in sorted(clean.rglob("*.parquet")) for h in scan_shard(str(p), index, params)]
     assert not [h for h in rescanned if h.contaminated]
+
+
+def test_threads_scanning_with_one_index_find_what_one_scan_finds(corpus):
+    """A flow's thread runner scans shards at once with one index: the compiled passes release the GIL, so
+    nothing they write may be shared between threads (a buffer shared by the probe once lost a tenth of
+    the hits this way)."""
+    root, items, _ = corpus
+    params = DecontamParams()
+    index = Detector.build(items, params)
+    planted = pq.read_table(root / "planted" / "000_00000.parquet", columns=["text"]).column("text").to_pylist()
+    runs = [(planted[i:] + planted[:i]) * 3 for i in range(0, 8 * 37, 37)]  # batches of thousands of documents
+    alone = [scan_texts(texts, index, params) for texts in runs]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(scan_texts, runs, [index] * len(runs), [params] * len(runs))) == alone
+    assert all(alone)
 
 
 def test_index_pickles_without_its_bitmaps(corpus):

@@ -9,6 +9,7 @@ gram position and the web side is sampled every ``stride`` positions; any web st
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -195,7 +196,9 @@ class Probe:
     directory_shifts: np.ndarray
     indptr: np.ndarray
     item_of: np.ndarray
-    blocks: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.uint64))  # kept between batches
+    # per thread (a flow's thread runner scans shards with one index), room for the runs' hashes kept between
+    # batches: a fresh array per batch cost a tenth of the probing in page faults
+    _scratch: threading.local = field(default_factory=threading.local, repr=False, compare=False)
 
     @classmethod
     def of(cls, tables: list[GramTable]) -> "Probe":
@@ -228,11 +231,12 @@ class Probe:
         ``stride``-th position that lie inside a document: ``(positions, documents, items)``, one entry per
         (gram found, item containing it)."""
         step = np.uint64(pow(int(_BASE), stride, 1 << 64))
-        if self.blocks.size < codes.size // stride:
-            self.blocks = np.empty(codes.size // stride, dtype=np.uint64)
+        blocks = getattr(self._scratch, "blocks", None)
+        if blocks is None or blocks.size < codes.size // stride:
+            blocks = self._scratch.blocks = np.empty(codes.size // stride, dtype=np.uint64)
         positions, docs, slots = _sampled_matches(codes, key_starts, stride, step, self.ngrams, self.hashes,
                                                   self.packed, self.packed_bounds, self.shifts, self.directory,
-                                                  self.directory_bounds, self.directory_shifts, self.blocks)
+                                                  self.directory_bounds, self.directory_shifts, blocks)
         counts = self.indptr[slots + 1] - self.indptr[slots]
         first = np.repeat(self.indptr[slots], counts)
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
