@@ -9,6 +9,7 @@ import pickle
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
@@ -21,11 +22,18 @@ from webdocs import kmmlu_items, perturb, plant, render, web_documents, write_sh
 
 from curation.core.errors import InputError
 from curation.core.io import write_items
-from curation.core.matching import codes_of, match_key, match_key_with_offsets, option_match_key, strip_option_marker
+from curation.core.matching import (
+    codes_of,
+    key_table,
+    match_key,
+    match_key_with_offsets,
+    option_match_key,
+    strip_option_marker,
+)
 from curation.decontam import DecontamParams, Detector, ItemIndex, decontaminate, list_shards, merge, scan_shard
 from curation.decontam.clean import cut_spans
-from curation.decontam.index import GramTable, gram_hashes, sampled_blocks
-from curation.decontam.keying import Utf8Batch, batch_keys
+from curation.decontam.index import GramTable, Probe, gram_hashes
+from curation.decontam.keying import Keyer, Utf8Batch
 from curation.decontam.scan import scan_texts
 from curation.decontam.verify import _align
 from curation.dedup.minhash import exact_key
@@ -51,14 +59,21 @@ def test_sampled_probe_finds_the_items_grams_at_every_stride_th_position():
     for n in (5, 8, 13):
         full = gram_hashes(codes, n)
         assert np.unique(full).size == full.size
-        table = GramTable.build({0: [key]}, n, max_df=8)
+        probe = Probe.of([GramTable.build({0: [key]}, n, max_df=8)])
         for stride in range(1, 6):
-            positions, items = table.probe(codes, sampled_blocks(codes, stride), stride)
+            positions, _, items = probe.hits(codes, np.array([0, codes.size]), stride)
             assert positions.tolist() == list(range(0, codes.size - n + 1, stride)) and not items.any()
         # a web text that shares one gram with the item is found there and nowhere else
         web = codes_of(match_key("다른 글") + key[20 : 20 + n] + "끝")
-        positions, _ = table.probe(web, sampled_blocks(web, 1), 1)
+        positions, _, _ = probe.hits(web, np.array([0, web.size]), 1)
         assert positions.tolist() == [len(match_key("다른 글"))]
+        # nor in a gram that runs from one document into the next
+        cut = len(match_key("다른 글")) + n // 2
+        positions, docs, _ = probe.hits(web, np.array([0, cut, cut, web.size]), 1)
+        assert positions.tolist() == [] and docs.tolist() == []
+        two = np.concatenate([web, codes])  # documents: an empty one, the web text, the item
+        positions, docs, _ = probe.hits(two, np.array([0, 0, web.size, two.size]), 1)
+        assert positions.tolist()[:2] == [len(match_key("다른 글")), web.size] and docs.tolist()[:2] == [1, 2]
 
 
 def test_batch_keys_are_the_match_key_of_every_document():
@@ -71,12 +86,25 @@ def test_batch_keys_are_the_match_key_of_every_document():
     for arr in (pa.array(texts), pa.array(texts, type=pa.large_string()), pa.array(["x", *texts])[1:],
                 pa.chunked_array([texts[:2], texts[2:]])):
         batch = Utf8Batch.of(arr)
-        keys, starts = batch_keys(batch)
+        keys, starts = Keyer().keys(batch)
         assert [batch.text(i) for i in range(len(batch))] == [t or "" for t in texts]
         assert [keys[a:b].tobytes().decode("utf-32-le") for a, b in zip(starts, starts[1:])] == [
             match_key(t or "") for t in texts]
-    keys, _ = batch_keys(Utf8Batch.of_texts(["ﷺ" * 50]))  # 150 bytes, 900 key characters
-    assert keys.tobytes().decode("utf-32-le") == match_key("ﷺ" * 50)
+        # where each key character came from, worked out from the bytes (the spans of hits)
+        sources = [batch.key_sources(i) for i in range(len(batch))]
+        assert [s.tolist() for s in sources if s is not None] == [
+            match_key_with_offsets(t or "")[1].tolist() for t, s in zip(texts, sources) if s is not None]
+        assert [i for i, s in enumerate(sources) if s is None] == [len(odd) - 1]  # "ﷺ" * 50 outgrows its bytes
+    malformed = Utf8Batch(np.frombuffer("가".encode() + b"\xe2\x82 \xed\xa0\x80 \xc0\xaf", dtype=np.uint8),
+                          np.array([0, 5, 9, 12]))
+    assert [malformed.key_sources(i) for i in range(3)] == [None, None, None]
+    assert malformed.key_sources(0) is None and malformed.text(0) == "가\ufffd"
+    # the compiled pass keys a Hangul syllable as itself without looking it up: the table agrees
+    assert (key_table().first[0xAC00:0xD7A4] == np.arange(0xAC00, 0xD7A4)).all()
+    keyer = Keyer()
+    for texts in (["ﷺ" * 50], ["가나"], ["ﷺ" * 80]):  # 150 bytes, 900 key characters; a buffer kept between batches
+        keys, starts = keyer.keys(Utf8Batch.of_texts(texts))
+        assert keys.tobytes().decode("utf-32-le") == match_key(texts[0]) and starts.tolist() == [0, keys.size]
 
 
 def test_a_part_copied_once_is_placed_where_rapidfuzz_aligns_it():
@@ -234,6 +262,21 @@ def test_write_clean_removes_every_contaminating_span(corpus, result):
     assert not [h for h in rescanned if h.contaminated]
 
 
+def test_threads_scanning_with_one_index_find_what_one_scan_finds(corpus):
+    """A flow's thread runner scans shards at once with one index: the compiled passes release the GIL, so
+    nothing they write may be shared between threads (a buffer shared by the probe once lost a tenth of
+    the hits this way)."""
+    root, items, _ = corpus
+    params = DecontamParams()
+    index = Detector.build(items, params)
+    planted = pq.read_table(root / "planted" / "000_00000.parquet", columns=["text"]).column("text").to_pylist()
+    runs = [(planted[i:] + planted[:i]) * 3 for i in range(0, 8 * 37, 37)]  # batches of thousands of documents
+    alone = [scan_texts(texts, index, params) for texts in runs]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(scan_texts, runs, [index] * len(runs), [params] * len(runs))) == alone
+    assert all(alone)
+
+
 def test_index_pickles_without_its_bitmaps(corpus):
     _, items, _ = corpus
     index = ItemIndex.build(items, DecontamParams())
@@ -241,9 +284,10 @@ def test_index_pickles_without_its_bitmaps(corpus):
     for table in index.tables:
         keys = index.items[table.item_of[0]]
         codes = codes_of("".join([keys.stem, *keys.options]))
-        assert table.item_of[0] in table.probe(codes, sampled_blocks(codes, 1), 1)[1]  # an item's own grams
+        assert table.item_of[0] in Probe.of([table]).hits(codes, np.array([0, codes.size]), 1)[2]  # its own grams
+    index.probe()
     clone = pickle.loads(pickle.dumps(index))
-    assert all(t._bitmap is None for t in clone.tables)
+    assert clone._probe is None and index._probe is not None
     assert all(np.array_equal(a.hashes, b.hashes) for a, b in zip(clone.tables, index.tables))
 
 

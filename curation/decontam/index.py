@@ -9,6 +9,7 @@ gram position and the web side is sampled every ``stride`` positions; any web st
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -44,49 +45,65 @@ def gram_hashes(codes: np.ndarray, n: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def sampled_blocks(codes, stride):  # pragma: no cover (compiled)
-    """The polynomial hash (unmixed) of each run of ``stride`` codepoints at 0, stride, 2*stride...: the
-    pieces ``GramTable.probe`` assembles every sampled gram from."""
-    blocks = np.zeros(codes.size // stride, dtype=np.uint64)
-    for g in range(blocks.size):
+def _sampled_matches(codes, key_starts, stride, step, ngrams, hashes, packed, packed_bounds, shifts, directory,
+                     directory_bounds, directory_shifts, blocks):  # pragma: no cover (compiled)
+    """Every table's ``ngrams[t]``-grams of ``codes`` at positions 0, stride, 2*stride... that lie inside one
+    document (``key_starts``), hashed as ``gram_hashes`` does (polynomial hashes of whole ``stride``-runs
+    first, ``step`` = BASE^stride, then the codepoints left over), and the ones in their table's sorted
+    hashes: their positions, documents and slots in ``hashes``. A table's bitmap of its hashes' top bits
+    (``packed`` from ``packed_bounds[t]``, ``shifts[t]``) rules out most grams; the slots of the hashes with a
+    gram's top bits (``directory_shifts[t]``) are ``directory[d + top]`` to ``directory[d + top + 1]``,
+    ``d = directory_bounds[t]``. ``blocks``: room for the runs' hashes."""
+    for g in range(codes.size // stride):
         h = np.uint64(0)
         for k in range(stride):
             h = h * _BASE + np.uint64(codes[g * stride + k])
         blocks[g] = h
-    return blocks
-
-
-@numba.njit(cache=True, nogil=True)
-def _sampled_matches(codes, blocks, n, stride, step, packed, shift, hashes):  # pragma: no cover (compiled)
-    """The ``n``-grams of ``codes`` at positions 0, stride, 2*stride... hashed as ``gram_hashes`` does
-    (whole ``blocks`` first, ``step`` = BASE^stride, then the codepoints left over), and the ones in the
-    sorted ``hashes``: their positions and where in ``hashes`` they are. ``packed``, a bitmap of the
-    hashes' top bits, rules out most grams before the binary search."""
-    q, r = n // stride, n % stride
-    count = (codes.size - n) // stride + 1 if codes.size >= n else 0
-    positions = np.empty(count, dtype=np.int64)
-    slots = np.empty(count, dtype=np.int64)
+    most = ngrams.size * (codes.size // stride + 1)  # untouched pages of these cost nothing
+    positions = np.empty(most, dtype=np.int64)
+    docs = np.empty(most, dtype=np.int64)
+    slots = np.empty(most, dtype=np.int64)
     found = 0
-    for g in range(count):
-        p = g * stride
-        h = np.uint64(0)
-        for t in range(q):
-            h = h * step + blocks[g + t]
-        for u in range(r):
-            h = h * _BASE + np.uint64(codes[p + q * stride + u])
-        h ^= h >> np.uint64(31)
-        h *= _MIX1
-        h ^= h >> np.uint64(29)
-        h *= _MIX2
-        h ^= h >> np.uint64(32)
-        top = h >> shift
-        if (packed[top >> np.uint64(6)] >> (top & np.uint64(63))) & np.uint64(1):
-            at = np.searchsorted(hashes, h)
-            if at < hashes.size and hashes[at] == h:
-                positions[found] = p
-                slots[found] = at
-                found += 1
-    return positions[:found], slots[:found]
+    for t in range(ngrams.size):
+        n = ngrams[t]
+        q, r = n // stride, n % stride
+        shift = shifts[t]
+        bitmap = packed[packed_bounds[t] :]
+        buckets = directory[directory_bounds[t] :]
+        bucket_shift = directory_shifts[t]
+        count = (codes.size - n) // stride + 1 if codes.size >= n else 0
+        doc = 0
+        for g in range(count):
+            p = g * stride
+            h = np.uint64(0)
+            for j in range(q):
+                h = h * step + blocks[g + j]
+            for u in range(r):
+                h = h * _BASE + np.uint64(codes[p + q * stride + u])
+            h ^= h >> np.uint64(31)
+            h *= _MIX1
+            h ^= h >> np.uint64(29)
+            h *= _MIX2
+            h ^= h >> np.uint64(32)
+            top = h >> shift
+            if (bitmap[top >> np.uint64(6)] >> (top & np.uint64(63))) & np.uint64(1):
+                bucket = np.int64(h >> bucket_shift)
+                at = np.int64(buckets[bucket])
+                while at < buckets[bucket + 1] and hashes[at] < h:
+                    at += 1
+                if at < buckets[bucket + 1] and hashes[at] == h:
+                    while key_starts[doc + 1] <= p:
+                        doc += 1
+                    if p + n > key_starts[doc + 1]:  # the gram runs into the next document
+                        continue
+                    positions[found] = p
+                    docs[found] = doc
+                    slots[found] = at
+                    found += 1
+    return positions[:found], docs[:found], slots[:found]
+
+
+_BUCKET = 8  # hashes per bucket of the directory, on average (a cache line)
 
 
 @dataclass(frozen=True)
@@ -125,17 +142,13 @@ class ItemKeys:
 
 @dataclass
 class GramTable:
-    """Sorted unique ``ngram``-gram hashes with, per hash, the items that contain it (CSR), plus a bitmap
-    prefilter (one bit per value of the hashes' top bits, 16 values per hash) that is rebuilt in each
-    process on first use (it is not pickled)."""
+    """Sorted unique ``ngram``-gram hashes with, per hash, the items that contain it (CSR)."""
 
     ngram: int
     hashes: np.ndarray  # sorted unique uint64
     indptr: np.ndarray  # hashes[i] occurs in items item_of[indptr[i]:indptr[i+1]]
     item_of: np.ndarray
     stop_grams: int
-    _bitmap: np.ndarray | None = field(default=None, repr=False, compare=False)
-    _shift: int = field(default=64, repr=False, compare=False)
 
     @classmethod
     def build(cls, parts: dict[int, list[str]], ngram: int, max_df: int) -> "GramTable":
@@ -158,31 +171,76 @@ class GramTable:
         indptr = np.concatenate([[0], np.cumsum(kept_counts)]).astype(np.int64)
         return cls(ngram, uniq[keep], indptr, owner[take], int((~keep).sum()))
 
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state["_bitmap"] = None
-        return state
+    def bitmap(self) -> tuple[np.ndarray, int]:
+        """One bit per value of the hashes' top bits (16 values per hash), and the shift that gives them."""
+        bits = max(12, int(np.ceil(np.log2(max(1, self.hashes.size) * 16))))
+        top = self.hashes >> np.uint64(64 - bits)
+        packed = np.zeros(1 << (bits - 6), dtype=np.uint64)
+        np.bitwise_or.at(packed, (top >> np.uint64(6)).astype(np.int64), np.uint64(1) << (top & np.uint64(63)))
+        return packed, 64 - bits
 
-    def _prefilter(self) -> tuple[np.ndarray, np.uint64]:
-        if self._bitmap is None:
-            bits = max(20, int(np.ceil(np.log2(max(1, self.hashes.size) * 16))))
-            self._shift = 64 - bits
-            top = self.hashes >> np.uint64(self._shift)
-            packed = np.zeros(1 << (bits - 6), dtype=np.uint64)
-            np.bitwise_or.at(packed, (top >> np.uint64(6)).astype(np.int64), np.uint64(1) << (top & np.uint64(63)))
-            self._bitmap = packed
-        return self._bitmap, np.uint64(self._shift)
 
-    def probe(self, codes: np.ndarray, blocks: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
-        """For the grams of web key ``codes`` at every ``stride``-th position (``blocks``: ``sampled_blocks``
-        of ``codes``), return ``(positions, items)``: one pair per (gram found, item containing it)."""
-        packed, shift = self._prefilter()
+@dataclass
+class Probe:
+    """Gram tables side by side as the compiled probe reads them: the tables' hashes one after another,
+    table ``t``'s bitmap from ``packed_bounds[t]``, and the items of slot ``s`` of ``hashes`` in
+    ``item_of[indptr[s]:indptr[s + 1]]``."""
+
+    ngrams: np.ndarray
+    hashes: np.ndarray
+    packed: np.ndarray
+    packed_bounds: np.ndarray
+    shifts: np.ndarray
+    directory: np.ndarray  # per table, where its hashes of each value of their top bits start
+    directory_bounds: np.ndarray
+    directory_shifts: np.ndarray
+    indptr: np.ndarray
+    item_of: np.ndarray
+    # per thread (a flow's thread runner scans shards with one index), room for the runs' hashes kept between
+    # batches: a fresh array per batch cost a tenth of the probing in page faults
+    _scratch: threading.local = field(default_factory=threading.local, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, tables: list[GramTable]) -> "Probe":
+        bitmaps = [t.bitmap() for t in tables]
+        sizes = [t.hashes.size for t in tables]
+        item_counts = [t.item_of.size for t in tables]
+        indptr = [t.indptr[:-1] + base for t, base in zip(tables, np.cumsum([0, *item_counts[:-1]]))]
+        starts = np.cumsum([0, *sizes[:-1]])
+        bits = [max(1, int(np.ceil(np.log2(max(1, size / _BUCKET))))) for size in sizes]
+        directory = [
+            np.concatenate([np.searchsorted(t.hashes, np.arange(1 << b, dtype=np.uint64) << np.uint64(64 - b)),
+                            [t.hashes.size]]) + start
+            for t, b, start in zip(tables, bits, starts)
+        ]
+        return cls(
+            np.array([t.ngram for t in tables], dtype=np.int64),
+            np.concatenate([t.hashes for t in tables]),
+            np.concatenate([packed for packed, _ in bitmaps]),
+            np.cumsum([0, *(packed.size for packed, _ in bitmaps[:-1])]).astype(np.int64),
+            np.array([shift for _, shift in bitmaps], dtype=np.uint64),
+            np.concatenate(directory).astype(np.int32),
+            np.cumsum([0, *(d.size for d in directory[:-1])]).astype(np.int64),
+            np.array([64 - b for b in bits], dtype=np.uint64),
+            np.concatenate([*indptr, [sum(item_counts)]]).astype(np.int64),
+            np.concatenate([t.item_of for t in tables]),
+        )
+
+    def hits(self, codes: np.ndarray, key_starts: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every table's grams of the web key ``codes`` (documents starting at ``key_starts``) at every
+        ``stride``-th position that lie inside a document: ``(positions, documents, items)``, one entry per
+        (gram found, item containing it)."""
         step = np.uint64(pow(int(_BASE), stride, 1 << 64))
-        positions, slots = _sampled_matches(codes, blocks, self.ngram, stride, step, packed, shift, self.hashes)
+        blocks = getattr(self._scratch, "blocks", None)
+        if blocks is None or blocks.size < codes.size // stride:
+            blocks = self._scratch.blocks = np.empty(codes.size // stride, dtype=np.uint64)
+        positions, docs, slots = _sampled_matches(codes, key_starts, stride, step, self.ngrams, self.hashes,
+                                                  self.packed, self.packed_bounds, self.shifts, self.directory,
+                                                  self.directory_bounds, self.directory_shifts, blocks)
         counts = self.indptr[slots + 1] - self.indptr[slots]
         first = np.repeat(self.indptr[slots], counts)
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        return np.repeat(positions, counts), self.item_of[first + within]
+        return np.repeat(positions, counts), np.repeat(docs, counts), self.item_of[first + within]
 
 
 @dataclass
@@ -193,6 +251,7 @@ class ItemIndex:
     items: list[ItemKeys]
     tables: list[GramTable]
     min_hits: np.ndarray  # per item: sampled hits a document needs to become a candidate
+    _probe: Probe | None = field(default=None, repr=False, compare=False)  # built in each process on first use
 
     @classmethod
     def build(cls, items: list[Item], params: DecontamParams) -> "ItemIndex":
@@ -222,20 +281,21 @@ class ItemIndex:
     def grams(self) -> int:
         return sum(t.hashes.size for t in self.tables)
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_probe": None}
+
+    def probe(self) -> Probe:
+        if self._probe is None:
+            self._probe = Probe.of(self.tables)
+        return self._probe
+
     def candidates(self, codes: np.ndarray, key_starts: np.ndarray, stride: int) -> list[Candidate]:
         """Probe the tables with every ``stride``-th gram of a batch's key (documents starting at
         ``key_starts``), and keep the (document, item) pairs with enough hits."""
-        pairs = []
-        blocks = sampled_blocks(codes, stride)
-        for table in self.tables:
-            starts, items = table.probe(codes, blocks, stride)
-            docs = np.searchsorted(key_starts, starts, side="right") - 1
-            inside = starts + table.ngram <= key_starts[docs + 1]
-            pairs.append(docs[inside].astype(np.int64) * len(self.items) + items[inside])
-        pair = np.concatenate(pairs)
-        if pair.size == 0:
+        _, docs, items = self.probe().hits(codes, key_starts, stride)
+        if docs.size == 0:
             return []
-        uniq, counts = np.unique(pair, return_counts=True)
+        uniq, counts = np.unique(docs * len(self.items) + items, return_counts=True)
         chosen = counts >= self.min_hits[uniq % len(self.items)]
         return [
             Candidate(int(p // len(self.items)), int(p % len(self.items)), int(c))

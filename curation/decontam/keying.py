@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from curation.core.matching import MULTI, UNSEEN, key_table
 
 _REPLACEMENT = 0xFFFD  # what a malformed byte sequence decodes to (a symbol: no key character)
+_HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3  # precomposed syllables: NFKC leaves them, each is a letter
 _UNSEEN_SLOTS = 4096
 
 
@@ -58,23 +59,40 @@ class Utf8Batch:
     def text(self, doc: int) -> str:
         return self.data[self.offsets[doc] : self.offsets[doc + 1]].tobytes().decode("utf-8", errors="replace")
 
+    def key_sources(self, doc: int) -> np.ndarray | None:
+        """``match_key_with_offsets(self.text(doc))[1]``, worked out from the bytes when they are well-formed
+        UTF-8 whose characters the key table has mapped (None otherwise): per key character, the index of the
+        character it came from."""
+        table = key_table()
+        out = np.empty(self.offsets[doc + 1] - self.offsets[doc] + 16, dtype=np.int64)
+        size = _key_sources(self.data, self.offsets[doc], self.offsets[doc + 1], table.first, table.lens, out)
+        return out[:size] if size >= 0 else None
 
-def batch_keys(batch: Utf8Batch) -> tuple[np.ndarray, np.ndarray]:
-    """The keys of every document, one after another (uint32 codepoints), and where each document's key starts
-    (``len + 1`` entries)."""
-    table = key_table()
-    key_starts = np.zeros(len(batch) + 1, dtype=np.int64)
-    out = np.empty(batch.data.size + 16, dtype=np.uint32)
-    unseen = np.empty(_UNSEEN_SLOTS, dtype=np.uint32)
-    while True:
-        size, n_unseen = _key_utf8(batch.data, batch.offsets, table.first, table.lens, table.start, table.flat,
-                                   out, key_starts, unseen)
-        if n_unseen:  # codepoints the table has not mapped yet (rare ideographs, emoji): map them, key again
-            table.fill(np.unique(unseen[: min(n_unseen, unseen.size)]))
-        elif size < 0:  # characters that expand (ﷺ is 18 key characters) outgrew the buffer
-            out = np.empty(out.size * 2, dtype=np.uint32)
-        else:
-            return out[:size], key_starts
+
+class Keyer:
+    """Keys batch after batch into one buffer kept between them (a fresh buffer per batch cost a fifth of
+    the keying, in page faults): the keys of a batch are valid until the next batch is keyed."""
+
+    def __init__(self) -> None:
+        self._out = np.empty(0, dtype=np.uint32)
+        self._unseen = np.empty(_UNSEEN_SLOTS, dtype=np.uint32)
+
+    def keys(self, batch: Utf8Batch) -> tuple[np.ndarray, np.ndarray]:
+        """The keys of every document, one after another (uint32 codepoints), and where each document's key
+        starts (``len + 1`` entries)."""
+        table = key_table()
+        key_starts = np.zeros(len(batch) + 1, dtype=np.int64)
+        if self._out.size < batch.data.size + 16:  # room for one key character per byte
+            self._out = np.empty(batch.data.size + 16, dtype=np.uint32)
+        while True:
+            size, n_unseen = _key_utf8(batch.data, batch.offsets, table.first, table.lens, table.start,
+                                       table.flat, self._out, key_starts, self._unseen)
+            if n_unseen:  # codepoints the table has not mapped yet (rare ideographs, emoji): map them, key again
+                table.fill(np.unique(self._unseen[: min(n_unseen, self._unseen.size)]))
+            elif size < 0:  # characters that expand (ﷺ is 18 key characters) outgrew the buffer
+                self._out = np.empty(self._out.size * 2, dtype=np.uint32)
+            else:
+                return self._out[:size], key_starts
 
 
 @numba.njit(cache=True, nogil=True)
@@ -97,6 +115,10 @@ def _key_utf8(data, offsets, first, lens, start, flat, out, key_starts, unseen):
             elif b >= 0xE0 and b < 0xF0 and i + 3 <= end:  # Hangul, CJK
                 cp = ((b & 0x0F) << 12) | ((np.int64(data[i + 1]) & 0x3F) << 6) | (np.int64(data[i + 2]) & 0x3F)
                 i += 3
+                if cp >= _HANGUL_FIRST and cp <= _HANGUL_LAST:  # its own key character (no table look-up)
+                    out[k] = cp
+                    k += 1
+                    continue
             elif b >= 0xC0 and b < 0xE0 and i + 2 <= end:
                 cp = ((b & 0x1F) << 6) | (np.int64(data[i + 1]) & 0x3F)
                 i += 2
@@ -104,11 +126,11 @@ def _key_utf8(data, offsets, first, lens, start, flat, out, key_starts, unseen):
                 cp = (((b & 0x07) << 18) | ((np.int64(data[i + 1]) & 0x3F) << 12)
                       | ((np.int64(data[i + 2]) & 0x3F) << 6) | (np.int64(data[i + 3]) & 0x3F))
                 i += 4
+                if cp >= 0x110000:
+                    cp = _REPLACEMENT
             else:  # a stray continuation byte or a sequence cut short
                 cp = _REPLACEMENT
                 i += 1
-            if cp >= 0x110000:
-                cp = _REPLACEMENT
             f = first[cp]
             if f < MULTI:  # one key character, or none (0)
                 out[k] = f
@@ -126,3 +148,46 @@ def _key_utf8(data, offsets, first, lens, start, flat, out, key_starts, unseen):
                     k += 1
     key_starts[offsets.size - 1] = k
     return k, n_unseen
+
+
+@numba.njit(cache=True, nogil=True)
+def _key_sources(data, begin, end, first, lens, out):  # pragma: no cover (compiled)
+    """Per key character of ``data[begin:end]``, the index of the character it came from, written to ``out``;
+    returns how many (-1: a malformed or over-long sequence, an unmapped codepoint, or more key characters
+    than ``out`` holds)."""
+    k = 0
+    c = 0
+    i = begin
+    while i < end:
+        b = np.int64(data[i])
+        if b < 0x80:
+            cp, n = b, 1
+        elif b >= 0xC2 and b < 0xE0:
+            cp, n = b & 0x1F, 2
+        elif b >= 0xE0 and b < 0xF0:
+            cp, n = b & 0x0F, 3
+        elif b >= 0xF0 and b < 0xF5:
+            cp, n = b & 0x07, 4
+        else:
+            return -1
+        if i + n > end:
+            return -1
+        for j in range(1, n):
+            cont = np.int64(data[i + j])
+            if cont & 0xC0 != 0x80:
+                return -1
+            cp = (cp << 6) | (cont & 0x3F)
+        if (n == 3 and (cp < 0x800 or (cp >= 0xD800 and cp < 0xE000))) or (n == 4 and (cp < 0x10000 or cp >= 0x110000)):
+            return -1
+        i += n
+        f = first[cp]
+        if f == UNSEEN:
+            return -1
+        m = 0 if f == 0 else (lens[cp] if f >= MULTI else 1)
+        if k + m > out.size:
+            return -1
+        for j in range(m):
+            out[k] = c
+            k += 1
+        c += 1
+    return k

@@ -10,7 +10,7 @@ from typing import Sequence
 import pyarrow as pa
 
 from curation.decontam.detect import Detector
-from curation.decontam.keying import Utf8Batch, batch_keys
+from curation.decontam.keying import Keyer, Utf8Batch
 from curation.decontam.params import DecontamParams
 from curation.decontam.shards import iter_batches
 from curation.decontam.verify import RawDoc, verify
@@ -43,37 +43,43 @@ def scan_batch(
     urls: pa.Array | None,
     index: Detector,
     params: DecontamParams,
+    keyer: Keyer,
     shard: str = "",
     first_row: int = 0,
 ) -> list[Hit]:
     """Key a batch of documents in one pass, let the detector propose (document, item) candidates and verify
     each by alignment (only a candidate's document is decoded to text, and only when it is needed)."""
-    codes, key_starts = batch_keys(batch)
+    codes, key_starts = keyer.keys(batch)
     candidates = index.candidates(codes, key_starts, params)
-    hits = []
+    found = []
     docs: dict[int, tuple[str, RawDoc]] = {}
     for cand in candidates:
         if cand.doc not in docs:
             key = codes[key_starts[cand.doc] : key_starts[cand.doc + 1]].tobytes().decode("utf-32-le")
-            docs[cand.doc] = (key, RawDoc(functools.partial(batch.text, cand.doc)))
+            docs[cand.doc] = (key, RawDoc(functools.partial(batch.text, cand.doc),
+                                          functools.partial(batch.key_sources, cand.doc)))
         doc_key, raw = docs[cand.doc]
-        item = index.items[cand.item]
-        match = verify(item, doc_key, params, raw)
-        if not (match.contaminated or match.source_overlap):
-            continue
+        match = verify(index.items[cand.item], doc_key, params, raw)
+        if match.contaminated or match.source_overlap:
+            found.append((cand, match, raw))
+    rows = [cand.doc for cand, _, _ in found]
+    ids_of, urls_of = _values(ids, rows), _values(urls, rows)
+    hits = []
+    for (cand, match, raw), doc_id, url in zip(found, ids_of, urls_of):
         offsets = raw.offsets
         start = int(offsets[match.start]) if match.start < offsets.size else 0
         end = int(offsets[max(match.start, match.end - 1)]) + 1 if offsets.size else 0
         hits.append(Hit(
-            item.id, shard, first_row + cand.doc, _value(ids, cand.doc), _value(urls, cand.doc),
+            index.items[cand.item].id, shard, first_row + cand.doc, doc_id, url,
             match.contaminated, match.source_overlap, match.score, match.stem_similarity, match.options_found,
             match.options_total, start, end, raw.text[start:end], cand.found_by,
         ))
     return attribute(hits, params.rival_margin)
 
 
-def _value(column: pa.Array | None, row: int) -> str | None:
-    return None if column is None else column[row].as_py()
+def _values(column: pa.Array | None, rows: list[int]) -> list[str | None]:
+    """The column's values at ``rows`` (one Arrow call for them all), or None for each without the column."""
+    return [None] * len(rows) if column is None else column.take(pa.array(rows, pa.int64())).to_pylist()
 
 
 def attribute(hits: list[Hit], margin: float) -> list[Hit]:
@@ -98,18 +104,20 @@ def scan_texts(texts: Sequence[str], index: Detector, params: DecontamParams,
     """Hits among in-memory documents (row numbers are positions in ``texts``)."""
     column = None if ids is None else pa.array(ids, pa.string())
     url_column = None if urls is None else pa.array(urls, pa.string())
-    return scan_batch(Utf8Batch.of_texts(list(texts)), column, url_column, index, params)
+    return scan_batch(Utf8Batch.of_texts(list(texts)), column, url_column, index, params, Keyer())
 
 
 def scan_shard(path_or_url: str, index: Detector, params: DecontamParams) -> list[Hit]:
     """Every hit of the index's items in one parquet shard (pure: reads the shard, returns hits)."""
     hits: list[Hit] = []
     row = 0
+    keyer = Keyer()
     for batch in iter_batches(path_or_url, params.batch_rows):
         names = batch.schema.names
         ids = batch.column("id") if "id" in names else None
         urls = batch.column("url") if "url" in names else None
-        hits.extend(scan_batch(Utf8Batch.of(batch.column("text")), ids, urls, index, params, path_or_url, row))
+        text = Utf8Batch.of(batch.column("text"))
+        hits.extend(scan_batch(text, ids, urls, index, params, keyer, path_or_url, row))
         row += batch.num_rows
     return hits
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -34,8 +34,7 @@ class Match:
     end: int
 
 
-@dataclass(frozen=True)
-class _Part:
+class _Part(NamedTuple):  # (a tuple: placements are hashed and compared many times per candidate)
     similarity: float
     start: int
     end: int
@@ -92,23 +91,21 @@ def _find_exact(needle: str, hay: str, offset: int) -> _Part:
     return _Part(1.0, offset + at, offset + at + len(needle))
 
 
-def _exact_only(option: str, params: DecontamParams) -> bool:
-    """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
-    return len(option) < params.short_option or _digits(option) * 2 >= len(option)
-
-
 @functools.lru_cache(maxsize=1 << 16)
-def _digits(option: str) -> int:
-    return sum(c.isdigit() for c in option)
+def _exact_only(option: str, short_option: int) -> bool:
+    """Short options, and numbers (270000000원 and 280000000원 align at 0.91), count only when exact."""
+    return len(option) < short_option or sum(c.isdigit() for c in option) * 2 >= len(option)
 
 
 class RawDoc:
     """The document as text, and per key character the index of the text character it came from: where an
     option made only of symbols (``[ ]``, ``∀``) is looked for, since its key is empty, and where a hit's span
-    lies. Both are worked out on first use (``read`` gives the text): most candidates need neither."""
+    lies. Both are worked out on first use (``read`` gives the text, ``sources``, when given, the offsets
+    or None): most candidates need neither."""
 
-    def __init__(self, read: Callable[[], str]) -> None:
+    def __init__(self, read: Callable[[], str], sources: Callable[[], np.ndarray | None] | None = None) -> None:
         self._read = read
+        self._sources = sources
 
     @functools.cached_property
     def text(self) -> str:
@@ -116,7 +113,8 @@ class RawDoc:
 
     @functools.cached_property
     def offsets(self) -> np.ndarray:
-        return match_key_with_offsets(self.text)[1]
+        found = self._sources() if self._sources is not None else None
+        return found if found is not None else match_key_with_offsets(self.text)[1]
 
     def symbols_between(self, lo: int, hi: int) -> str:
         """The text from key character ``lo`` to key character ``hi`` (exclusive), in ``symbol_form``."""
@@ -141,7 +139,8 @@ def _options_after(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams
     for i, opt in enumerate(item.options):
         symbols = item.option_symbols[i] if item.option_symbols else ""
         if opt:
-            parts.append(_find_exact(opt, window, lo) if _exact_only(opt, params) else _align(opt, window, lo))
+            exact = _exact_only(opt, params.short_option)
+            parts.append(_find_exact(opt, window, lo) if exact else _align(opt, window, lo))
         elif symbols:
             parts.append(_Part(float(symbols in raw_window), lo, lo))
         else:
@@ -159,7 +158,8 @@ def _evaluate(item: ItemKeys, doc: str, stem: _Part, params: DecontamParams, raw
     stem_found = len(item.stem) > 0 and stem.similarity >= params.stem_threshold
     found = [
         i for i in seen
-        if options[i].similarity >= (1.0 if _exact_only(item.options[i], params) else params.option_threshold)
+        if options[i].similarity >= (
+            1.0 if _exact_only(item.options[i], params.short_option) else params.option_threshold)
     ]
     weights = [len(item.stem)] + [lengths[i] for i in seen]
     sims = [stem.similarity] + [options[i].similarity for i in seen]
@@ -240,7 +240,7 @@ def verify(item: ItemKeys, doc: str, params: DecontamParams, raw: RawDoc) -> Mat
 
 def _before_best_option(item: ItemKeys, doc: str, params: DecontamParams) -> list[_Part]:
     """The question's placements just before the best-aligned long option, if one is found."""
-    long_options = [o for o in item.options if not _exact_only(o, params)]
+    long_options = [o for o in item.options if not _exact_only(o, params.short_option)]
     if not long_options:
         return []
     best = _best_option(long_options, doc, params.option_threshold)
