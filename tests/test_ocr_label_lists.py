@@ -61,3 +61,7 @@ def test_options_listing_labels_read_as_printed_on_a_scan(name):
     options = " ".join(read[first:])
     for marker, option in zip("①②③④⑤", item.options):
         assert f"{marker} {option}" in options
+    # The statements' own labels ("ㄱ. 무자료 거래...") stay labels: their full stops are no bullets.
+    statements = "".join(read[:first]).replace(" ", "")
+    labels = re.findall(r"([ㄱ-ㅁ])\.", item.question)
+    assert len(labels) >= 4 and [f"{c}." in statements for c in labels] == [True] * len(labels)

@@ -17,11 +17,13 @@ from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
 from curation.ocr.tesseract import TsvWord, install_hint, tesseract_available, tesseract_words
-from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul, is_jamo
+from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
 
 JUNK_CONFIDENCE = 40.0
 # Label lists are read by shape, not by Tesseract: they carry no confidence of its, and are sure ones.
 SHAPE_CONFIDENCE = 90.0
+_CONSONANT_LABEL = re.compile(r"^[ㄱ-ㅎ][.,]$")
+_QUOTES = ("'", "‘", "`", "“", '"')
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
 
 
@@ -73,11 +75,15 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     tsv = [t for t in tsv if not any(_inside(t, found) for found in lists)]
     tsv = repair_readings(clean, tsv, config)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
+    # A 「 opening a statute name is read as a faint quote; on a line where a 」 closes a name, it is no speck.
+    names_closed = {t.key for t in tsv if "」" in t.text} - {t.key for t in tsv if "「" in t.text}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
             continue
-        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(is_hangul(c) or is_jamo(c) for c in t.text):
-            continue  # specks and frame corners read as ")", "0"; a consonant label "ㄱ." is no speck
+        opener = t.key in names_closed and t.text in _QUOTES
+        label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
+        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not (opener or label) and not any(is_hangul(c) for c in t.text):
+            continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
             ox + t.left * scale,
             oy + t.top * scale,

@@ -145,8 +145,3 @@ def words_to_lines(words: Iterable[OcrWord]) -> list[str]:
 def is_hangul(char: str) -> bool:
     """A precomposed Hangul syllable (가-힣)."""
     return "\uac00" <= char <= "\ud7a3"
-
-
-def is_jamo(char: str) -> bool:
-    """A Hangul compatibility letter (ㄱ-ㅣ), as a consonant label prints."""
-    return "\u3131" <= char <= "\u318e"
