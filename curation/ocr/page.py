@@ -11,14 +11,19 @@ from dataclasses import replace
 import numpy as np
 import pymupdf
 
+from curation.ocr.label_lists import LabelList, label_lists
 from curation.ocr.layout import erase_rules, page_regions, page_rules_from_image, render_region, straightened
 from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
-from curation.ocr.tesseract import install_hint, tesseract_available, tesseract_words
+from curation.ocr.tesseract import TsvWord, install_hint, tesseract_available, tesseract_words
 from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
 
 JUNK_CONFIDENCE = 40.0
+# Label lists are read by shape, not by Tesseract: they carry no confidence of its, and are sure ones.
+SHAPE_CONFIDENCE = 90.0
+_CONSONANT_LABEL = re.compile(r"^[ㄱ-ㅎ][.,]$")
+_QUOTES = ("'", "‘", "`", "“", '"')
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
 
 
@@ -38,6 +43,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     gray = np.pad(gray, margin, constant_values=255)
     ox, oy = region.x0 - margin * scale, region.y0 - margin * scale
     markers: list[OcrWord] = []
+    lists: list[LabelList] = []
     if config.find_markers:
         rings = find_rings(gray, config.dpi)
         readings = read_rings(rings, dpi=config.dpi, timeout_s=config.timeout_s)
@@ -59,13 +65,24 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
                 )
             )
     clean = erase_rules(gray, config.dpi)
+    if config.find_markers:
+        option_markers = [(m.left, m.top, m.right, m.bottom) for m, r in zip(rings, readings) if r and r[0] in CIRCLED_DIGITS]
+        lists = label_lists(clean, option_markers)
+        for f in lists:
+            x0, y0, x1, y1 = ox + f.left * scale, oy + f.top * scale, ox + f.right * scale, oy + f.bottom * scale
+            markers.append(OcrWord(x0, y0, x1, y1, f.text, SHAPE_CONFIDENCE, page, block))
     tsv = tesseract_words(clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s)
+    tsv = [t for t in tsv if not any(_inside(t, found) for found in lists)]
     tsv = repair_readings(clean, tsv, config)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
+    # A 「 opening a statute name is read as a faint quote; on a line where a 」 closes a name, it is no speck.
+    names_closed = {t.key for t in tsv if "」" in t.text} - {t.key for t in tsv if "「" in t.text}
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
             continue
-        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not any(is_hangul(c) for c in t.text):
+        opener = t.key in names_closed and t.text in _QUOTES
+        label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
+        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not (opener or label) and not any(is_hangul(c) for c in t.text):
             continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
             ox + t.left * scale,
@@ -86,6 +103,12 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
     repair_lines(lines_out)
     return lines_out
+
+
+def _inside(word: TsvWord, found: LabelList) -> bool:
+    """Tesseract's reading of what a label list was read from: its centre inside the list's box."""
+    cx, cy = word.left + word.width / 2, word.top + word.height / 2
+    return found.left <= cx <= found.right and found.top <= cy <= found.bottom
 
 
 def _place(marker: OcrWord, lines: list[list[OcrWord]]) -> None:

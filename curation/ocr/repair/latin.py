@@ -20,7 +20,7 @@ def reread_latin(
     parenthesis (exam papers put the English term in parentheses after the Korean one). The English
     reading replaces the whole word, or only the part in parentheses of a word that has Hangul, where
     it has Latin letters and the Korean reading has fewer."""
-    todo = [i for i, w in enumerate(words) if w.conf < below and _latin_candidate(w.text)]
+    todo = [i for i, w in enumerate(words) if (w.conf < below and _latin_candidate(w.text)) or _digits_for_letters(w)]
     if not todo:
         return words
     pad = max(2, dpi // 100)
@@ -40,7 +40,9 @@ def reread_latin(
         merged = merge_latin(words[i].text, english)
         # A crop with Hangul in it lowers the English model's confidence for the whole reading, so only
         # a word without Hangul is judged by it.
-        surer = conf > words[i].conf or any(is_hangul(c) for c in words[i].text)
+        # A word read as bare digits is judged by the English reading alone: the Korean model's
+        # confidence in digits says nothing about letters.
+        surer = conf > words[i].conf or any(is_hangul(c) for c in words[i].text) or (_digits_for_letters(words[i]) and conf >= 60)
         if merged is not None and surer:
             out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
     return out
@@ -54,6 +56,17 @@ def _latin_candidate(text: str) -> bool:
     if _latin_letters(text) and any("\u3131" <= c <= "\u318e" for c in text):
         return True  # "Bohㅠㅎ1600": Latin letters beside a lone jamo, which no Korean word holds
     return ("(" in text or ")" in text) and sum(not is_hangul(c) for c in text) >= 3
+
+
+# The Korean models read a short English word as digits with fair confidence ("0066" for "knee", "6006"
+# for "bone", "2600" for "Zero"); a printed number of three digits or more without a separator is read
+# with more. The English model reads a number as digits again, which changes nothing.
+_DIGITS_SURE = 90.0
+_BARE_DIGITS = re.compile(r"^[(/\[]?\d{3,}[)\]]?$")
+
+
+def _digits_for_letters(word: TsvWord) -> bool:
+    return word.conf < _DIGITS_SURE and bool(_BARE_DIGITS.match(word.text))
 
 
 _PAREN_PART = re.compile(r"\([^()]*\)?|^[^()가-힣]*\)")

@@ -101,3 +101,36 @@ def fix_bullets(lines: list[list[OcrWord]]) -> None:
         elif first.text in _DOTS:
             height = statistics.median(w.y1 - w.y0 for w in ws[1:])
             ws[0] = replace(first, text="•" if first.y1 - first.y0 >= 0.22 * height else "·")
+
+
+_QUOTE_OPENERS = "‘'`“\""
+_QUOTE_CLOSERS = "’'\"”"
+
+
+def corner_brackets(lines: list[list[OcrWord]]) -> None:
+    """Statute names in corner brackets (「소득세법」, 『...』) as the Korean model misreads their halves:
+    a 「 read as a quote ("‘모자보건법」") is put back where a 」 closes it with no quote closed between, and
+    a 」 read as 』 where a 「 opened it. Along a line, as the names are printed."""
+    for ws in lines:
+        texts = [list(w.text) for w in ws]
+        opened: str | None = None
+        quote: tuple[int, int] | None = None  # the last quote opening a word, which a 」 may close
+        for j, chars in enumerate(texts):
+            for k, char in enumerate(chars):
+                if char in "「『":
+                    opened, quote = char, None
+                elif char == "」" and opened is None and quote is not None:
+                    texts[quote[0]][quote[1]] = "「"
+                    quote = None
+                elif char == "』" and opened == "「":
+                    chars[k] = "」"
+                    opened = None
+                elif char in "」』":
+                    opened = quote = None
+                elif char in _QUOTE_OPENERS and k == 0 and opened is None:
+                    quote = (j, k)
+                elif char in _QUOTE_CLOSERS:
+                    quote = None
+        for j, chars in enumerate(texts):
+            if "".join(chars) != ws[j].text:
+                ws[j] = replace(ws[j], text="".join(chars))

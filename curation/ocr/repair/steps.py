@@ -33,8 +33,9 @@ from curation.ocr.repair.company_marks import company_marks
 from curation.ocr.repair.labels import fix_circled_lists, fix_labels
 from curation.ocr.repair.latin import reread_latin
 from curation.ocr.repair.letters import fix_letters
-from curation.ocr.repair.punctuation import arrows, balance_parentheses, curly_quotes, fix_bullets
+from curation.ocr.repair.punctuation import arrows, balance_parentheses, corner_brackets, curly_quotes, fix_bullets
 from curation.ocr.repair.records import recorded
+from curation.ocr.repair.shapes import by_shape
 from curation.ocr.repair.syllables import SYLLABLE_GAP
 from curation.ocr.repair.words import fix_split_stems, fix_word
 from curation.ocr.tesseract import TsvWord
@@ -57,6 +58,7 @@ READING_STEPS: list[tuple[str, ReadingStep]] = [
     ("latin_reread", _latin),
     ("company_marks", lambda gray, words, config: company_marks(gray, words)),
     ("boxes_within_lines", lambda gray, words, config: boxes_within_lines(words)),
+    ("bullets_and_arrows_by_shape", lambda gray, words, config: by_shape(gray, words, config.dpi)),
 ]
 
 WORD_STEPS: list[tuple[str, WordStep]] = [
@@ -76,6 +78,7 @@ LINE_STEPS: list[tuple[str, LineStep]] = [
     ("bullets", fix_bullets),
     ("parentheses", balance_parentheses),
     ("curly_quotes", curly_quotes),
+    ("corner_brackets", corner_brackets),
     ("arrows", arrows),
     ("labels", partial(fix_labels, markers=CIRCLED_DIGITS)),
     ("letters", partial(fix_letters, gap=SYLLABLE_GAP)),
