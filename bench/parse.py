@@ -10,7 +10,9 @@ Then the everyday path end to end, as a user runs it: ``kmmlu --help`` start-up,
 the same papers with and without crops (best of ``--batch-repeat`` runs), each wall time beside the sum of the
 in-process parse times of the same papers (the overhead: interpreter, workers, hashing, writing, crops): parsed by
 the route ``parse-batch`` takes (``curation.parse.routes.parse``: the text layer, and OCR for a page that has
-none, such as a raster erratum page), and, for reference, by the text-layer parse timed above.
+none, such as a raster erratum page), and, for reference, by the text-layer parse timed above. A last row runs
+``--crops`` over the papers the route reads without OCR (the stricter ratio: an OCR'd page costs the same in the
+batch as in process, and so hides overhead).
 
 ``--peer`` adds a fair peer that reads exam papers: pymupdf4llm (PyMuPDF's layout model, text layer only,
 no page heads or feet) into Markdown, then a plain question/option split (a line opening with a number
@@ -170,6 +172,7 @@ def main() -> None:
         table.add_column(col, justify="right" if col != "paper" else "left")
     total_ours = total_plumber = total_pages = total_raw = 0.0
     parsed: dict[Path, tuple[float, float, int]] = {}  # text-layer paper: route and text-layer parse seconds, pages
+    ocr_read: set[Path] = set()  # those of them with a page the route reads by OCR
     for path in papers:
         try:
             ours, result = best(lambda: parse_paper(path), args.repeat)
@@ -177,7 +180,10 @@ def main() -> None:
             continue  # not a text-layer multiple-choice paper
         pages = result.summary.pages
         if not args.no_end_to_end:
-            parsed[path] = (best(lambda: parse(path), args.repeat)[0], ours, pages)
+            route_s, routed = best(lambda: parse(path), args.repeat)
+            parsed[path] = (route_s, ours, pages)
+            if any(r.ocr_pages for r in routed):
+                ocr_read.add(path)
         raw, _ = best(lambda: mupdf_words(path), args.repeat)
         try:
             plumber, _ = best(lambda: plumber_words(path), args.repeat)
@@ -221,7 +227,7 @@ def main() -> None:
     if args.peer:
         Console().print(peer_table(papers, args.repeat))
     if not args.no_end_to_end:
-        Console().print(end_to_end_table(parsed, args.batch_repeat, args.workers))
+        Console().print(end_to_end_table(parsed, ocr_read, args.batch_repeat, args.workers))
 
 
 def cli_seconds(args: list[str], repeat: int) -> float:
@@ -235,9 +241,12 @@ def cli_seconds(args: list[str], repeat: int) -> float:
     return min(times)
 
 
-def end_to_end_table(parsed: dict[Path, tuple[float, float, int]], repeat: int, workers: int | None) -> Table:
+def end_to_end_table(
+    parsed: dict[Path, tuple[float, float, int]], ocr_read: set[Path], repeat: int, workers: int | None
+) -> Table:
     """``kmmlu --help`` start-up, and ``parse-batch`` over the papers of ``parsed`` (each into a fresh folder, so
-    nothing is skipped as done) against the sums of their in-process parse times."""
+    nothing is skipped as done) against the sums of their in-process parse times; then ``--crops`` over those
+    not in ``ocr_read``."""
     route_s = sum(seconds for seconds, _, _ in parsed.values())
     text_s = sum(seconds for _, seconds, _ in parsed.values())
     pages = sum(n for _, _, n in parsed.values())
@@ -247,20 +256,32 @@ def end_to_end_table(parsed: dict[Path, tuple[float, float, int]], repeat: int, 
         table.add_column(col, justify="left" if col == "command" else "right")
     table.add_row("kmmlu --help", f"{cli_seconds(['--help'], max(repeat, 3)):.2f}", "", "", "")
     extra = ["--workers", str(workers)] if workers else []
-    for crops in ("--no-crops", "--crops"):
-        times = []
-        for _ in range(repeat):
-            with tempfile.TemporaryDirectory() as out:
-                start = time.perf_counter()
-                run = subprocess.run([*CLI, "parse-batch", *map(str, parsed), "--out", out, crops, *extra], cwd=ROOT,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
-                times.append(time.perf_counter() - start)
-            if run.returncode not in (0, 1):  # 1: some paper held items back or was quarantined
-                raise SystemExit(f"parse-batch failed: {run.stderr[-2000:]}")
-        wall = min(times)
-        table.add_row(f"kmmlu parse-batch {crops}", f"{wall:.1f}", f"{pages / wall:.1f}", f"{wall / route_s:.2f}x",
-                      f"{wall / text_s:.2f}x")
+    text_only = {path: times for path, times in parsed.items() if path not in ocr_read}
+    runs = [("--no-crops", parsed, ""), ("--crops", parsed, "")]
+    if ocr_read and text_only:
+        runs.append(("--crops", text_only, f" ({len(text_only)} papers without an OCR'd page)"))
+    for crops, papers, label in runs:
+        wall = batch_seconds(list(papers), crops, extra, repeat)
+        pages = sum(n for _, _, n in papers.values())
+        route = sum(seconds for seconds, _, _ in papers.values())
+        text = sum(seconds for _, seconds, _ in papers.values())
+        table.add_row(f"kmmlu parse-batch {crops}{label}", f"{wall:.1f}", f"{pages / wall:.1f}", f"{wall / route:.2f}x",
+                      f"{wall / text:.2f}x")
     return table
+
+
+def batch_seconds(papers: list[Path], crops: str, extra: list[str], repeat: int) -> float:
+    """Best wall time of ``kmmlu parse-batch PAPERS`` into a fresh folder (nothing skipped as done)."""
+    times = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            run = subprocess.run([*CLI, "parse-batch", *map(str, papers), "--out", out, crops, *extra], cwd=ROOT,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+            times.append(time.perf_counter() - start)
+        if run.returncode not in (0, 1):  # 1: some paper held items back or was quarantined
+            raise SystemExit(f"parse-batch failed: {run.stderr[-2000:]}")
+    return min(times)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,12 @@ def test_each_crop_holds_the_pixels_of_its_region_drawn_alone(tmp_path, paper):
     result = parse_paper(path)
     modes = set()
     with pymupdf.open(path) as doc:
-        cropper = PageCropper(doc)
+        with PageCropper(doc) as cropper:
+            for item in result.items[::3]:
+                (page_index, box), *_ = result.regions[item.id]
+                cropper.save([(page_index, box)], tmp_path / f"{item.id}.png")
         for item in result.items[::3]:
             (page_index, (x0, y0, x1, y1)), *_ = result.regions[item.id]
-            cropper.save([(page_index, (x0, y0, x1, y1))], tmp_path / f"{item.id}.png")
             page = doc[page_index]
             alone = page.get_pixmap(dpi=110, clip=pymupdf.Rect(x0 - 4, y0 - 4, x1 + 4, y1 + 4) & page.rect)
             expected = np.frombuffer(alone.samples, np.uint8).reshape(alone.height, alone.width, alone.n)

@@ -4,23 +4,27 @@ limits hold whatever the file, PyMuPDF never runs in a thread of the caller, and
 The folder gets ``items.jsonl``, ``rejects.jsonl``, ``held.jsonl`` (items held back for a person, with their reasons
 in ``held_reasons.jsonl``), ``crops/`` and, written last, the completion marker (``curation.core.markers``): a paper
 whose folder holds a marker for the same inputs and versions is not parsed again. ``parse-batch`` and the refresh
-both parse through here."""
+both parse through here.
+
+The caller's side (jobs, markers, folders) imports nothing of the parser: the worker that runs ``parse_one`` has
+it loaded already (the pool preloads it), and the caller goes on without paying for it."""
 
 from __future__ import annotations
 
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from curation.core.io import read_jsonl, sha256_file, write_items, write_jsonl
 from curation.core.item import Item
 from curation.core.markers import clear, is_done, mark_done
 from curation.core.rejects import Reject
-from curation.parse.keyjoin import parse_keyed
-from curation.parse.meta import PaperMeta
-from curation.parse.paper import save_crops
-from curation.parse.routes import ROUTE_VERSIONS, RouteResult, parse
 from curation.readers.guard import GuardedPool, Limits, screen_item
+
+if TYPE_CHECKING:
+    from curation.parse.meta import PaperMeta
+    from curation.parse.routes import RouteResult
 
 STAGE = "guard"
 HELD_REASONS = "held_reasons.jsonl"  # why each item of held.jsonl is held: the quarantine lines for it
@@ -54,6 +58,7 @@ class PaperOutcome:
     rejects: list[Reject]
     pages: int
     routes: tuple[str, ...] = ()
+    versions: tuple[str, ...] = ()  # the names of the versions of the code that made it (``curation.core.versions``)
 
 
 def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
@@ -61,15 +66,12 @@ def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
     return {"paper": sha256_file(job.paper), "key": sha256_file(job.key) if job.key else "", "crops": str(crops)}
 
 
-def versions_used(outcome: PaperOutcome, keyed: bool) -> list[str]:
-    names = {name for route in outcome.routes for name in ROUTE_VERSIONS[route]}
-    cropped = any(item.image_path for item in outcome.items + [h.item for h in outcome.held])
-    return sorted(names | ({"KEY_READER_VERSION"} if keyed else set()) | ({"CROP_VERSION"} if cropped else set()))
-
-
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
     """Check, parse and screen one paper of any kind (run inside a pool's worker). The key's troubles are
     rejects beside the items, never a refusal of the paper."""
+    from curation.parse.keyjoin import parse_keyed
+    from curation.parse.routes import ROUTE_VERSIONS, parse
+
     results, rejects = parse_keyed(
         lambda key: parse(job.paper, meta=job.meta, key=key, guard=limits), job.paper, job.key
     )
@@ -84,11 +86,17 @@ def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> P
             else:
                 kept.append(item)
     pages = sum(r.parse.summary.pages for r in results if r.parse is not None)
-    return PaperOutcome(job.paper, kept, held, rejects, pages, tuple(r.route for r in results))
+    routes = tuple(r.route for r in results)
+    versions = {name for route in routes for name in ROUTE_VERSIONS[route]}
+    versions |= {"KEY_READER_VERSION"} if job.key is not None else set()
+    versions |= {"CROP_VERSION"} if any(item.image_path for item in kept + [h.item for h in held]) else set()
+    return PaperOutcome(job.paper, kept, held, rejects, pages, routes, tuple(sorted(versions)))
 
 
 def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
     """The route's items, pointing at their crops where the route has pages (PDFs, not HWP)."""
+    from curation.parse.paper import save_crops
+
     if crops_dir is None or not result.route.startswith("pdf") or result.parse is None:
         return list(result.items)
     cropped = {i.id: i.image_path for i in save_crops(result.parse, crops_dir).items}
@@ -123,7 +131,7 @@ def write_folder(job: BatchJob, folder: Path, outcome: PaperOutcome, inputs: dic
         for h in outcome.held
     ]
     write_jsonl(folder / HELD_REASONS, (r.to_record() for r in held))
-    mark_done(folder, inputs, versions_used(outcome, keyed=job.key is not None))
+    mark_done(folder, inputs, outcome.versions)
     return held
 
 

@@ -156,8 +156,7 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
     """Render each item's region into ``crops_dir/<item id>.png``; the items point at it (relative path)."""
     crops: dict[str, Path] = {}
     items = []
-    with pymupdf.open(result.summary.source) as doc:
-        cropper = PageCropper(doc)
+    with pymupdf.open(result.summary.source) as doc, PageCropper(doc) as cropper:
         for item in result.items:
             crop = crops_dir / f"{item.id}.png"
             cropper.save(result.regions[item.id], crop)

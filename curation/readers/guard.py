@@ -29,17 +29,19 @@ import traceback
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pebble
-import pymupdf
 
 from curation.core.errors import CurationError, InputError
 from curation.core.item import Item
-from curation.readers.pdf import open_pdf
 
-# Modules the forkserver imports once, so each worker starts without re-importing them.
-_PRELOAD = ["curation.parse.guarded", "curation.parse.paper", "curation.keys"]
+if TYPE_CHECKING:
+    import pymupdf
+
+# Modules the forkserver imports once, so each worker starts without re-importing them (PyMuPDF, first, without
+# its layout model); the pool's caller imports none of them.
+_PRELOAD = ["curation.readers.lean_pymupdf", "curation.parse.guarded", "curation.parse.routes", "curation.parse.keyjoin"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class ChildCrashed(CurationError):
 
 def check_pdf_limits(path: str | Path, limits: Limits = Limits()) -> int:
     """Refuse what no exam paper is, reading only the file's structure. Returns the page count."""
+    from curation.readers.pdf import open_pdf
+
     path = Path(path)
     doc = open_pdf(path)
     with doc:
@@ -147,6 +151,8 @@ def _attempt(fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: i
 
 
 def _outcome(fn: Callable[..., Any], args: tuple, kwargs: dict, max_memory_mb: int) -> tuple:
+    import pymupdf  # preloaded in the worker
+
     try:
         return ("ok", fn(*args, **kwargs))
     except MemoryError:
