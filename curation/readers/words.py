@@ -27,6 +27,10 @@ _GAP_EM = 0.2
 # Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
 # Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
 _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
+# Character boxes from the font's bounding box, without MuPDF's quad corrections: the boxes the parser's
+# geometry (gutters, indents, item regions, crops) is measured on. PyMuPDF turns them off as well whenever it
+# imports pymupdf4llm; said here so that the parse does not hang on that package being installed.
+pymupdf.TOOLS.unset_quad_corrections(True)
 # Inside ``reading_ahead``: the words ``page_text`` built, per (file, page), until ``page_words`` takes them.
 _READ_AHEAD: ContextVar[dict[tuple[str, int], list[Word]] | None] = ContextVar("read_ahead", default=None)
 
