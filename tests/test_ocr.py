@@ -8,6 +8,7 @@ import numpy as np
 import pymupdf
 import pytest
 from conftest import realdata_path
+from support.scans import scanned_region
 from typer.testing import CliRunner
 
 from curation.core.io import read_items, read_jsonl
@@ -519,17 +520,10 @@ def test_circled_consonants_touching_their_ring_are_read_as_consonants():
 
     source = realdata_path("pdf", "healthex_2020_s1_A_q.pdf")
     item = next(i for i in parse_paper(source).items if i.number == 6 and "㉠" in "".join(i.options))
-    with pymupdf.open(source) as doc:
-        page = doc[item.page - 1]
-        pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
-        with pymupdf.open() as scan:
-            image = scan.new_page(width=page.rect.width, height=page.rect.height)
-            image.insert_image(image.rect, pixmap=pix)
-            x0, y0, x1, y1 = item.bbox
-            gray = render_region(image, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), 300)
+    gray, region = scanned_region(source, item.page, item.bbox)
     from curation.ocr.page import ocr_region
 
-    lines = ocr_region(gray, Region(x0 - 3, y0 - 3, x1 + 3, y1 + 3), page=0, block=0, config=OcrConfig())
+    lines = ocr_region(gray, region, page=0, block=0, config=OcrConfig())
     first_option = next(k for k, ws in enumerate(lines) if ws and ws[0].text == "①")
     read = "".join(c for ws in lines[first_option:] for w in ws for c in w.text if c in "①②③④㉠㉡㉢㉣")
     printed = "".join(c for c in "".join(f"{n}{o}" for n, o in zip("①②③④", item.options)) if c in "①②③④㉠㉡㉢㉣")

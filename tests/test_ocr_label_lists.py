@@ -8,11 +8,11 @@ import numpy as np
 import pymupdf
 import pytest
 from conftest import realdata_path
+from support.scans import scanned_region
 
 from curation.ocr.label_lists import read_label_list
-from curation.ocr.layout import render_region
 from curation.ocr.tesseract import tesseract_available
-from curation.ocr.types import OcrConfig, Region
+from curation.ocr.types import OcrConfig
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="Tesseract with its kor and Hangul models is not installed")
 LIST = re.compile(r"^[ㄱ-ㅇ](\s*,\s*[ㄱ-ㅇ])*$")
@@ -46,15 +46,7 @@ def test_options_listing_labels_read_as_printed_on_a_scan(name):
 
     source = realdata_path("pdf", name)
     item = next(i for i in parse_paper(source).items if all(LIST.match(o) for o in i.options))
-    with pymupdf.open(source) as doc:
-        page = doc[item.page - 1]
-        pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
-        with pymupdf.open() as scan:
-            image = scan.new_page(width=page.rect.width, height=page.rect.height)
-            image.insert_image(image.rect, pixmap=pix)
-            x0, y0, x1, y1 = item.bbox
-            region = Region(x0 - 3, y0 - 3, x1 + 3, y1 + 12)
-            gray = render_region(image, region, 300)
+    gray, region = scanned_region(source, item.page, item.bbox, pad_below=12)
     lines = ocr_region(gray, region, page=0, block=0, config=OcrConfig())
     read = [w.text for ws in lines for w in ws]
     first = read.index("①")
