@@ -13,6 +13,7 @@ import pymupdf
 
 from curation.ocr.label_lists import LabelList, label_lists
 from curation.ocr.layout import erase_rules, page_regions, page_rules_from_image, render_region, straightened
+from curation.ocr.repair.punctuation import QUOTE_OPENERS
 from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
@@ -23,7 +24,6 @@ JUNK_CONFIDENCE = 40.0
 # Label lists are read by shape, not by Tesseract: they carry no confidence of its, and are sure ones.
 SHAPE_CONFIDENCE = 90.0
 _CONSONANT_LABEL = re.compile(r"^[ㄱ-ㅎ][.,]$")
-_QUOTES = ("'", "‘", "`", "“", '"')
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
 
 
@@ -80,7 +80,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     for t in tsv:
         if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
             continue
-        opener = t.key in names_closed and t.text in _QUOTES
+        opener = t.key in names_closed and t.text in QUOTE_OPENERS
         label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
         if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not (opener or label) and not any(is_hangul(c) for c in t.text):
             continue  # specks and frame corners read as ")", "0"

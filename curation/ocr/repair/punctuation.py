@@ -103,8 +103,9 @@ def fix_bullets(lines: list[list[OcrWord]]) -> None:
             ws[0] = replace(first, text="•" if first.y1 - first.y0 >= 0.22 * height else "·")
 
 
-_QUOTE_OPENERS = "‘'`“\""
-_QUOTE_CLOSERS = "’'\"”"
+# What the Korean model reads a 「 opening a statute name as (each one character).
+QUOTE_OPENERS = frozenset("‘'`“\"")
+_QUOTE_CLOSERS = frozenset("’'\"”")
 
 
 def corner_brackets(lines: list[list[OcrWord]]) -> None:
@@ -127,7 +128,7 @@ def corner_brackets(lines: list[list[OcrWord]]) -> None:
                     opened = None
                 elif char in "」』":
                     opened = quote = None
-                elif char in _QUOTE_OPENERS and k == 0 and opened is None:
+                elif char in QUOTE_OPENERS and k == 0 and opened is None:
                     quote = (j, k)
                 elif char in _QUOTE_CLOSERS:
                     quote = None
