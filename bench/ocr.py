@@ -21,7 +21,9 @@ its items compared with the parse of the text layer:
 - character accuracy of stems and of options (edit distance, whitespace ignored, weighted by characters),
   and of both with fullwidth and halfwidth forms folded ("folded": ｢ and 「 are one printed glyph);
 - page character accuracy, region by region, from the same OCR words;
-- confusion counts by the class of the true character (curation.ocr.confusion), width forms folded.
+- confusion counts by the class of the true character (curation.ocr.confusion), width forms folded;
+- passed: items whose stem reads at 0.90 character accuracy or more and every option at 0.85 or more, with
+  as many options as printed (the check issue #21 runs on papers outside ../shared; a lost item fails it).
 The real image-only paper (physician 2025, no text layer, no twin) is scored on structure only
 (``--image-only``): every number of the official key is an item with 5 options or a reject.
 
@@ -289,6 +291,7 @@ class Score:
     page_chars: int = 0
     page_w: float = 0.0
     folded_w: float = 0.0  # item accuracy, stems and options, width forms folded
+    passed: int = 0  # items with the stem at PASS_STEM or more and every option at PASS_OPTION or more
     ocr_s: float = 0.0
 
     def add(self, other: Score) -> None:
@@ -312,6 +315,9 @@ class Score:
         return self.folded_w / max(self.stem_chars + self.option_chars, 1)
 
 
+PASS_STEM, PASS_OPTION = 0.90, 0.85
+
+
 def score(truth: dict, read: dict, pages: int, confusions: Confusions) -> Score:
     s = Score(papers=1, pages=pages, items=len(truth["items"]), ocr_s=read["ocr_s"])
     s.page_chars = read["page_chars"]
@@ -322,6 +328,9 @@ def score(truth: dict, read: dict, pages: int, confusions: Confusions) -> Score:
         if other is None:
             continue
         s.same += len(other["options"]) == len(item["options"])
+        s.passed += (len(other["options"]) == len(item["options"])
+                     and char_accuracy(other["question"], item["question"]) >= PASS_STEM
+                     and all(char_accuracy(got, want) >= PASS_OPTION for got, want in zip(other["options"], item["options"])))
         for got, want, field in ((other["question"], item["question"], "stem"),
                                  ("".join(other["options"]), "".join(item["options"]), "option")):
             n = len("".join(want.split()))
@@ -354,11 +363,11 @@ def image_only_structure(config: OcrConfig) -> str:
 def _row(label: str, s: Score) -> str:
     return (f"{label:44} {s.papers:3d} {s.pages:5d} {s.items:5d} {s.same:5d} {s.same / max(s.items, 1):7.1%} "
             f"{s.lost:4d} {s.stem_acc:7.4f} {s.option_acc:7.4f} {s.item_acc:7.4f} {s.folded_acc:7.4f} "
-            f"{s.page_w / max(s.page_chars, 1):7.4f} {s.pages / max(s.ocr_s, 1e-9):6.3f}")
+            f"{s.page_w / max(s.page_chars, 1):7.4f} {s.passed / max(s.items, 1):7.1%} {s.pages / max(s.ocr_s, 1e-9):6.3f}")
 
 
 HEADER = (f"{'':44} {'pap':>3} {'pages':>5} {'items':>5} {'same':>5} {'same%':>7} {'lost':>4} {'stems':>7} "
-          f"{'options':>7} {'items':>7} {'folded':>7} {'page':>7} {'p/s':>6}")
+          f"{'options':>7} {'items':>7} {'folded':>7} {'page':>7} {'passed':>7} {'p/s':>6}")
 
 
 def confusion_table(name: str, c: Confusions, top: int) -> list[str]:
