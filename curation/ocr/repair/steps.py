@@ -30,6 +30,7 @@ from curation.ocr.repair.accounting import (
 )
 from curation.ocr.repair.boxes import boxes_within_lines
 from curation.ocr.repair.company_marks import company_marks
+from curation.ocr.repair.cut_lines import reread_cut_lines
 from curation.ocr.repair.labels import fix_circled_lists, fix_labels
 from curation.ocr.repair.latin import reread_latin
 from curation.ocr.repair.letters import fix_letters
@@ -55,6 +56,7 @@ def _latin(gray: np.ndarray, words: list[TsvWord], config: OcrConfig) -> list[Ts
 
 
 READING_STEPS: list[tuple[str, ReadingStep]] = [
+    ("cut_lines_reread", reread_cut_lines),
     ("latin_reread", _latin),
     ("company_marks", lambda gray, words, config: company_marks(gray, words)),
     ("boxes_within_lines", lambda gray, words, config: boxes_within_lines(words)),
