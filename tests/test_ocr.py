@@ -396,6 +396,18 @@ def test_accounting_years_and_won_amounts_read_as_printed():
     assert [text(t) for t in ("OPS1.521의", "1.521의", "0.125배", "3.14", "_그")] == ["OPS1.521의", "1.521의", "0.125배", "3.14", "_그"]
 
 
+def test_multiplication_signs_and_the_letter_x_told_apart_by_their_neighbours():
+    def text(t: str) -> str:
+        return _joined([OcrWord(0, 0, 20, 10, t, 90.0, 0)])[0].text
+
+    # an × read as a letter between numbers or before a factor; the X of X선 read as ×
+    assert [text(t) for t in ("(5X2)", "(2X10000)", "x100", ")x100", "×선", "제품×의")] == [
+        "(5×2)", "(2×10000)", "×100", ")×100", "X선", "제품X의"]
+    # letters and accounting years stay
+    assert [text(t) for t in ("20×1년", "20x2.", "Unix", "x=1", "x++;", "X1", "3×4", "00원×12개")] == [
+        "20x1년", "20x2.", "Unix", "x=1", "x++;", "X1", "3×4", "00원×12개"]
+
+
 def test_lost_opening_parentheses_and_straight_quotes():
     from curation.ocr.repair.punctuation import balance_parentheses, curly_quotes
 

@@ -38,6 +38,7 @@ from curation.ocr.repair.punctuation import arrows, balance_parentheses, corner_
 from curation.ocr.repair.records import recorded
 from curation.ocr.repair.shapes import by_shape
 from curation.ocr.repair.syllables import SYLLABLE_GAP
+from curation.ocr.repair.times import multiplication_signs
 from curation.ocr.repair.words import fix_split_stems, fix_word
 from curation.ocr.tesseract import TsvWord
 from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrWord
@@ -69,6 +70,7 @@ WORD_STEPS: list[tuple[str, WordStep]] = [
     ("rule_before_number", rule_before_number),
     ("won_letters", won_letters),
     ("accounting_year", accounting_year),
+    ("multiplication_signs", multiplication_signs),
     ("won_amounts", won_amounts),
     ("dotted_thousands", dotted_thousands),
 ]
