@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
@@ -138,29 +138,4 @@ def read_one_a_line(
         slot = next((p for p, top, bottom in slots if top <= centre < bottom), None)
         if slot is not None:
             found.setdefault(slot, []).append(word)
-    return {p: sorted(words, key=lambda w: w.left) for p, words in found.items()}
-
-
-def read_side_by_side(
-    images: list[np.ndarray], *, gap: float, lang: str, dpi: int, timeout_s: float
-) -> dict[int, list[TsvWord]]:
-    """Images of one text line each (their tops level), set side by side ``gap`` times the tallest one's
-    height apart and read as one line (``--psm 7``) in one Tesseract call: the words read on each image, by
-    the image's position, left to right, with their boxes in that image's pixels. Unlike ``read_one_a_line``
-    no line finding runs, so it cannot cut a line in two."""
-    height = max(image.shape[0] for image in images)
-    space = max(1, int(gap * height))
-    strip = np.full((height + 2 * space, space + sum(image.shape[1] + space for image in images)), 255, np.uint8)
-    slots = []
-    x = space
-    for position, image in enumerate(images):
-        strip[space : space + image.shape[0], x : x + image.shape[1]] = image
-        slots.append((position, x))
-        x += image.shape[1] + space
-    found: dict[int, list[TsvWord]] = {}
-    for word in tesseract_words(strip, lang=lang, psm=7, dpi=dpi, timeout_s=timeout_s):
-        centre = word.left + word.width / 2
-        slot = next(((p, x) for p, x in reversed(slots) if x - space / 2 <= centre), None)
-        if slot is not None:
-            found.setdefault(slot[0], []).append(replace(word, left=word.left - slot[1], top=word.top - space))
     return {p: sorted(words, key=lambda w: w.left) for p, words in found.items()}
