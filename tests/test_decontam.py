@@ -403,6 +403,24 @@ def test_minhash_route_finds_planted_items_and_flags_no_clean_text(small_corpus,
     assert "found_by" not in (tmp_path / "report.jsonl").read_text(encoding="utf-8")
 
 
+def test_minhash_route_finds_short_items_of_a_real_paper_planted_verbatim():
+    """Items of a real paper with one-word options, planted verbatim one to a web page: windows shorter than
+    the item's Jaccard needs (64 shingles for a 20-shingle item) missed some."""
+    from curation.parse import parse
+
+    items = [item for result in parse(realdata_path("pdf", "nurseaide_2022H1_even_q.pdf")) for item in result.items]
+    short = [item for item in items if len(item.question) + sum(map(len, item.options)) <= 80]
+    docs = [text for _, text in web_documents(realdata_path("web"))]
+    rng = random.Random(3)
+    pages = [plant(docs[i], render(item, i + 1), rng) for i, item in enumerate(short)]
+    def found(params):
+        hits = scan_texts(pages, Detector.build(short, params), params)
+        return {(h.row, h.item_id) for h in hits if h.contaminated}
+    assert len(short) >= 30
+    assert found(DecontamParams(method="minhash")) >= {(i, item.id) for i, item in enumerate(short)}
+    assert len(found(DecontamParams(method="minhash", mh_min_window=64))) < len(short)
+
+
 def test_both_methods_say_which_found_each_item(small_corpus, tmp_path):
     root, items, kinds, _ = small_corpus
     res = decontaminate(items, [str(root / "planted")], tmp_path, DecontamParams(method="both"))
