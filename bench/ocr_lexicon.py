@@ -1,11 +1,16 @@
-"""Builds curation/ocr/repair/lookalikes.tsv: how often each run of three syllables that holds a look-alike
-syllable (업/엄, 출/줄, ...) is written in Korean text, for the look-alike repair (curation.ocr.repair.lookalikes).
+"""Builds the OCR route's two word resources from Korean text:
+- curation/ocr/repair/lookalikes.tsv: how often each run of three syllables that holds a look-alike syllable
+  (업/엄, 출/줄, ...) is written, for the look-alike repair (curation.ocr.repair.lookalikes), from the KMMLU rows,
+  the web text and the tuning papers;
+- curation/ocr/user_words.txt: the Korean words (two syllables or more, written twice or more) of the KMMLU
+  rows, the statutes and bills of the web text and the tuning papers, for Tesseract's dictionary
+  (curation.ocr.types.USER_WORDS).
 
 The text is only text that is not the OCR bench's evaluation papers: the KMMLU rows and the Korean web text in
 ../shared/realdata, and the text layers of the bench's tuning-set papers (bench/ocr.py SETS). An exam of the
 evaluation set is never read.
 
-    python bench/ocr_lexicon.py [--out PATH]
+    python bench/ocr_lexicon.py [--lookalikes PATH] [--user-words PATH]
 """
 
 from __future__ import annotations
@@ -29,11 +34,14 @@ sys.path.insert(0, str(REPO / "bench"))
 from ocr import REALDATA, SETS, exam_of  # noqa: E402
 
 from curation.ocr.repair.lookalikes import RESOURCE, SPAN, TWINS  # noqa: E402
+from curation.ocr.types import USER_WORDS  # noqa: E402
 
 SHARED = REALDATA.parent
-# A run seen fewer times than this is left out of the resource (noise, and its size).
+# A run or word seen fewer times than this is left out of the resources (noise, and their size).
 MIN_COUNT = 2
 _HANGUL_RUN = re.compile(r"[가-힣]+")
+_WORD = re.compile(r"[가-힣]{2,}")
+_AROUND_A_WORD = ".,?!:;\"'()[]「」『』<>‘’“”·"
 
 
 def kmmlu_texts() -> Iterator[str]:
@@ -58,6 +66,13 @@ def web_texts() -> Iterator[str]:
             for paragraph in article["paragraphs"]:
                 yield paragraph["context"]
                 yield " ".join(qa["question"] for qa in paragraph["qas"])
+
+
+def statute_texts() -> Iterator[str]:
+    """The constitution and the bills of the web text."""
+    web = SHARED / "web"
+    for path in sorted((web / "konlpy_kobill").glob("*.txt")) + [web / "konlpy_kolaw_constitution.txt"]:
+        yield path.read_text(encoding="utf-8", errors="replace")
 
 
 def tuning_papers() -> list[Path]:
@@ -87,14 +102,30 @@ def run_counts(texts: Iterator[str]) -> Counter:
     return counts
 
 
+def word_counts(texts: Iterator[str]) -> Counter:
+    """Counts of the Korean words (Hangul only, two syllables or more) once punctuation round them is cut."""
+    counts: Counter = Counter()
+    for text in texts:
+        for token in unicodedata.normalize("NFC", text).split():
+            token = token.strip(_AROUND_A_WORD)
+            if _WORD.fullmatch(token):
+                counts[token] += 1
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=RESOURCE)
+    parser.add_argument("--lookalikes", type=Path, default=RESOURCE)
+    parser.add_argument("--user-words", type=Path, default=USER_WORDS)
     args = parser.parse_args()
     counts = run_counts(t for source in (kmmlu_texts(), web_texts(), tuning_paper_texts()) for t in source)
     rows = sorted((k, n) for k, n in counts.items() if n >= MIN_COUNT)
-    args.out.write_text("".join(f"{k}\t{n}\n" for k, n in rows), encoding="utf-8")
-    print(f"{args.out}: {len(rows)} runs of {SPAN} syllables")
+    args.lookalikes.write_text("".join(f"{k}\t{n}\n" for k, n in rows), encoding="utf-8")
+    print(f"{args.lookalikes}: {len(rows)} runs of {SPAN} syllables")
+    words = word_counts(t for source in (kmmlu_texts(), tuning_paper_texts(), statute_texts()) for t in source)
+    kept = sorted(w for w, n in words.items() if n >= MIN_COUNT)
+    args.user_words.write_text("".join(f"{w}\n" for w in kept), encoding="utf-8")
+    print(f"{args.user_words}: {len(kept)} words")
 
 
 if __name__ == "__main__":

@@ -79,3 +79,32 @@ def test_a_real_scan_read_with_a_lookalike_gets_the_word_back_and_records_what_w
     repaired = [w for w in words if any(r.step == "lookalike_syllables" for r in w.repairs)]
     assert [(w.text, [r.before for r in w.repairs]) for w in repaired] == [("퇴직급여충당금", ["퇴직급여종당금"])]
     assert not any("종당금" in w.text or "중당금" in w.text for w in words)
+
+
+@pytest.mark.realdata
+@needs_tesseract
+def test_the_subject_words_given_to_tesseract_are_read_whole():
+    """Tesseract 5.3's Hangul model reads a word syllable by syllable ("연 결 하는") unless its dictionary
+    holds the word: with the subject words (USER_WORDS) the words of an information-processing item come
+    out whole, without them split."""
+    from curation.ocr.layout import erase_rules
+    from curation.ocr.tesseract import Vocabulary, tesseract_words
+    from curation.ocr.types import USER_WORDS
+    from curation.parse.paper import parse_paper
+
+    source = realdata_path("pdf", "eip_2025_r3_written_q+a_PRINT-TO-PDF.pdf")
+    item = next(i for i in parse_paper(source).items if i.number == 74 and "계층" in "".join(i.options))
+    gray, _ = scanned_region(source, item.page, item.bbox)
+    clean = erase_rules(gray, 300)
+    config = OcrConfig()
+
+    def read(vocabulary: Vocabulary | None) -> list[str]:
+        return [w.text for w in tesseract_words(clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=120,
+                                                vocabulary=vocabulary)]
+
+    words = set(USER_WORDS.read_text(encoding="utf-8").split())
+    plain = read(None)
+    given = read(Vocabulary(USER_WORDS, config.non_dict_penalty, config.non_freq_dict_penalty))
+    for word in ("연결하는", "사용된다.", "역할을"):
+        assert word.rstrip(".") in words
+        assert word in given and word not in plain, (word, plain, given)

@@ -5,7 +5,7 @@ wrapper that goes through temporary files, hides the timeout and the thread sett
 loosely typed dicts. Here the PNG goes in on stdin, TSV or text comes out on stdout, every call has a
 timeout, and ``OMP_THREAD_LIMIT=1`` keeps parallel calls from fighting over the cores. The models, the
 page segmentation mode, the resolution and the character whitelist are the caller's: papers and answer
-keys read with different ones.
+keys read with different ones, and so is a vocabulary for Tesseract's dictionary.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -55,12 +56,37 @@ class TsvWord:
     repairs: tuple[Repair, ...] = ()  # the repair steps that changed it (curation.ocr.repair.records)
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """Words for Tesseract's dictionary besides the model's own (its ``--user-words`` file, one a line), and
+    what a word outside the dictionaries costs (Tesseract's defaults are 0.15 and 0.1)."""
+
+    words: Path
+    non_dict_penalty: float
+    non_freq_dict_penalty: float
+
+    def args(self) -> list[str]:
+        return [
+            "--user-words", str(self.words),
+            "-c", f"language_model_penalty_non_dict_word={self.non_dict_penalty:g}",
+            "-c", f"language_model_penalty_non_freq_dict_word={self.non_freq_dict_penalty:g}",
+        ]
+
+
 def tesseract_words(
-    image: np.ndarray, *, lang: str, psm: int, timeout_s: float, dpi: int | None = None, whitelist: str = ""
+    image: np.ndarray,
+    *,
+    lang: str,
+    psm: int,
+    timeout_s: float,
+    dpi: int | None = None,
+    whitelist: str = "",
+    vocabulary: Vocabulary | None = None,
 ) -> list[TsvWord]:
     """The words Tesseract reads on a grey image, with their boxes in pixels. Without ``dpi`` Tesseract
     estimates the resolution from the size of the text."""
-    return parse_tsv(_run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True))
+    tsv = _run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True, vocabulary=vocabulary)
+    return parse_tsv(tsv)
 
 
 def tesseract_text(
@@ -71,7 +97,15 @@ def tesseract_text(
 
 
 def _run(
-    image: np.ndarray, *, lang: str, psm: int, timeout_s: float, dpi: int | None, whitelist: str, tsv: bool
+    image: np.ndarray,
+    *,
+    lang: str,
+    psm: int,
+    timeout_s: float,
+    dpi: int | None,
+    whitelist: str,
+    tsv: bool,
+    vocabulary: Vocabulary | None = None,
 ) -> str:
     ok, png = cv2.imencode(".png", np.ascontiguousarray(image, dtype=np.uint8))
     if not ok:
@@ -81,6 +115,8 @@ def _run(
         cmd += ["--dpi", str(dpi)]
     if whitelist:
         cmd += ["-c", f"tessedit_char_whitelist={whitelist}"]
+    if vocabulary is not None:
+        cmd += vocabulary.args()
     if tsv:
         cmd.append("tsv")
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
