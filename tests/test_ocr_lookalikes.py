@@ -88,7 +88,7 @@ def test_the_subject_words_given_to_tesseract_are_read_whole():
     holds the word: with the subject words (USER_WORDS) the words of an information-processing item come
     out whole, without them split."""
     from curation.ocr.layout import erase_rules
-    from curation.ocr.tesseract import Vocabulary, tesseract_words
+    from curation.ocr.tesseract import tesseract_words
     from curation.ocr.types import USER_WORDS
     from curation.parse.paper import parse_paper
 
@@ -98,13 +98,13 @@ def test_the_subject_words_given_to_tesseract_are_read_whole():
     clean = erase_rules(gray, 300)
     config = OcrConfig()
 
-    def read(vocabulary: Vocabulary | None) -> list[str]:
+    def read(user_words: Path | None) -> list[str]:
         return [w.text for w in tesseract_words(clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=120,
-                                                vocabulary=vocabulary)]
+                                                user_words=user_words)]
 
     words = set(USER_WORDS.read_text(encoding="utf-8").split())
     plain = read(None)
-    given = read(Vocabulary(USER_WORDS, config.non_dict_penalty, config.non_freq_dict_penalty))
+    given = read(USER_WORDS)
     for word in ("연결하는", "사용된다.", "역할을"):
         assert word.rstrip(".") in words
         assert word in given and word not in plain, (word, plain, given)

@@ -17,7 +17,7 @@ from curation.ocr.repair.punctuation import QUOTE_OPENERS
 from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
-from curation.ocr.tesseract import TsvWord, Vocabulary, install_hint, tesseract_available, tesseract_words
+from curation.ocr.tesseract import TsvWord, install_hint, tesseract_available, tesseract_words
 from curation.ocr.types import CIRCLED_DIGITS, USER_WORDS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
 
 JUNK_CONFIDENCE = 40.0
@@ -71,9 +71,9 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         for f in lists:
             x0, y0, x1, y1 = ox + f.left * scale, oy + f.top * scale, ox + f.right * scale, oy + f.bottom * scale
             markers.append(OcrWord(x0, y0, x1, y1, f.text, SHAPE_CONFIDENCE, page, block))
-    vocabulary = Vocabulary(USER_WORDS, config.non_dict_penalty, config.non_freq_dict_penalty) if config.user_words else None
+    user_words = USER_WORDS if config.user_words else None
     tsv = tesseract_words(
-        clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s, vocabulary=vocabulary
+        clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s, user_words=user_words
     )
     tsv = [t for t in tsv if not any(_inside(t, found) for found in lists)]
     tsv = repair_readings(clean, tsv, config)

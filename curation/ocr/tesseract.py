@@ -5,7 +5,7 @@ wrapper that goes through temporary files, hides the timeout and the thread sett
 loosely typed dicts. Here the PNG goes in on stdin, TSV or text comes out on stdout, every call has a
 timeout, and ``OMP_THREAD_LIMIT=1`` keeps parallel calls from fighting over the cores. The models, the
 page segmentation mode, the resolution and the character whitelist are the caller's: papers and answer
-keys read with different ones, and so is a vocabulary for Tesseract's dictionary.
+keys read with different ones, and so are words added to Tesseract's dictionary.
 """
 
 from __future__ import annotations
@@ -56,23 +56,6 @@ class TsvWord:
     repairs: tuple[Repair, ...] = ()  # the repair steps that changed it (curation.ocr.repair.records)
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """Words for Tesseract's dictionary besides the model's own (its ``--user-words`` file, one a line), and
-    what a word outside the dictionaries costs (Tesseract's defaults are 0.15 and 0.1)."""
-
-    words: Path
-    non_dict_penalty: float
-    non_freq_dict_penalty: float
-
-    def args(self) -> list[str]:
-        return [
-            "--user-words", str(self.words),
-            "-c", f"language_model_penalty_non_dict_word={self.non_dict_penalty:g}",
-            "-c", f"language_model_penalty_non_freq_dict_word={self.non_freq_dict_penalty:g}",
-        ]
-
-
 def tesseract_words(
     image: np.ndarray,
     *,
@@ -81,11 +64,12 @@ def tesseract_words(
     timeout_s: float,
     dpi: int | None = None,
     whitelist: str = "",
-    vocabulary: Vocabulary | None = None,
+    user_words: Path | None = None,
 ) -> list[TsvWord]:
     """The words Tesseract reads on a grey image, with their boxes in pixels. Without ``dpi`` Tesseract
-    estimates the resolution from the size of the text."""
-    tsv = _run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True, vocabulary=vocabulary)
+    estimates the resolution from the size of the text; ``user_words`` (one a line) are added to its
+    dictionary."""
+    tsv = _run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True, user_words=user_words)
     return parse_tsv(tsv)
 
 
@@ -105,7 +89,7 @@ def _run(
     dpi: int | None,
     whitelist: str,
     tsv: bool,
-    vocabulary: Vocabulary | None = None,
+    user_words: Path | None = None,
 ) -> str:
     ok, png = cv2.imencode(".png", np.ascontiguousarray(image, dtype=np.uint8))
     if not ok:
@@ -115,8 +99,8 @@ def _run(
         cmd += ["--dpi", str(dpi)]
     if whitelist:
         cmd += ["-c", f"tessedit_char_whitelist={whitelist}"]
-    if vocabulary is not None:
-        cmd += vocabulary.args()
+    if user_words is not None:
+        cmd += ["--user-words", str(user_words)]
     if tsv:
         cmd.append("tsv")
     env = dict(os.environ, OMP_THREAD_LIMIT="1")

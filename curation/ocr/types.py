@@ -73,16 +73,13 @@ class OcrConfig:
     # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
     low_confidence: float = 80.0
     find_markers: bool = True
-    # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region,
-    # and words outside the dictionaries made to cost more than Tesseract's defaults (0.15, 0.1).
+    # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region.
     user_words: bool = True
-    non_dict_penalty: float = 0.5
-    non_freq_dict_penalty: float = 0.3
 
     @property
     def fingerprint(self) -> str:
         latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
-        words = f"_words-{self.non_dict_penalty:g}-{self.non_freq_dict_penalty:g}" if self.user_words else ""
+        words = "_userwords" if self.user_words else ""
         return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}"
                 + ("" if self.find_markers else "_nomarkers"))
 
