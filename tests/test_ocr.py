@@ -420,6 +420,11 @@ def test_lost_opening_parentheses_and_straight_quotes():
     assert [[w.text for w in ws] for ws in lines] == [
         ["측정(FVPL)금융", "(ATP)을", "a)", "(예:", "5분)"], ["(conversion", "cost)는"], ["‘", "사실", "’을", "“법률”"],
     ]
+    # A term wrapped onto the next line is closed by the "(" the line before left open; a line further on
+    # is not (a misread ")" would hold the rest of the region open).
+    lines = [line("엎침(회내,"), line("pronation)", "측정FVPL)금융"), line("ATP)을")]
+    balance_parentheses(lines)
+    assert [[w.text for w in ws] for ws in lines] == [["엎침(회내,"], ["pronation)", "측정(FVPL)금융"], ["(ATP)을"]]
 
 
 def test_arrows_between_korean_words_and_brackets_left_alone():

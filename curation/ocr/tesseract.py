@@ -5,7 +5,7 @@ wrapper that goes through temporary files, hides the timeout and the thread sett
 loosely typed dicts. Here the PNG goes in on stdin, TSV or text comes out on stdout, every call has a
 timeout, and ``OMP_THREAD_LIMIT=1`` keeps parallel calls from fighting over the cores. The models, the
 page segmentation mode, the resolution and the character whitelist are the caller's: papers and answer
-keys read with different ones.
+keys read with different ones, and so are words added to Tesseract's dictionary.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -56,11 +57,20 @@ class TsvWord:
 
 
 def tesseract_words(
-    image: np.ndarray, *, lang: str, psm: int, timeout_s: float, dpi: int | None = None, whitelist: str = ""
+    image: np.ndarray,
+    *,
+    lang: str,
+    psm: int,
+    timeout_s: float,
+    dpi: int | None = None,
+    whitelist: str = "",
+    user_words: Path | None = None,
 ) -> list[TsvWord]:
     """The words Tesseract reads on a grey image, with their boxes in pixels. Without ``dpi`` Tesseract
-    estimates the resolution from the size of the text."""
-    return parse_tsv(_run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True))
+    estimates the resolution from the size of the text; ``user_words`` (one a line) are added to its
+    dictionary."""
+    tsv = _run(image, lang=lang, psm=psm, timeout_s=timeout_s, dpi=dpi, whitelist=whitelist, tsv=True, user_words=user_words)
+    return parse_tsv(tsv)
 
 
 def tesseract_text(
@@ -71,7 +81,15 @@ def tesseract_text(
 
 
 def _run(
-    image: np.ndarray, *, lang: str, psm: int, timeout_s: float, dpi: int | None, whitelist: str, tsv: bool
+    image: np.ndarray,
+    *,
+    lang: str,
+    psm: int,
+    timeout_s: float,
+    dpi: int | None,
+    whitelist: str,
+    tsv: bool,
+    user_words: Path | None = None,
 ) -> str:
     ok, png = cv2.imencode(".png", np.ascontiguousarray(image, dtype=np.uint8))
     if not ok:
@@ -81,6 +99,8 @@ def _run(
         cmd += ["--dpi", str(dpi)]
     if whitelist:
         cmd += ["-c", f"tessedit_char_whitelist={whitelist}"]
+    if user_words is not None:
+        cmd += ["--user-words", str(user_words)]
     if tsv:
         cmd.append("tsv")
     env = dict(os.environ, OMP_THREAD_LIMIT="1")

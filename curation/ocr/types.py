@@ -4,6 +4,7 @@ and the few measures of them (mean confidence, character accuracy, lines)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Literal
 
 import pymupdf
@@ -16,6 +17,10 @@ if TYPE_CHECKING:
     from curation.core.item import Repair
 
 OcrMode = Literal["never", "auto", "always"]
+
+# Words of the subjects, statutes and exam papers that are not the OCR bench's evaluation papers, one a line
+# (made by bench/ocr_lexicon.py).
+USER_WORDS = Path(__file__).with_name("user_words.txt")
 
 CIRCLED_DIGITS = "①②③④⑤⑥⑦⑧⑨"
 CIRCLED_JAMO = dict(zip("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ", "㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭"))
@@ -68,11 +73,15 @@ class OcrConfig:
     # A page or item whose mean word confidence is below this goes to review first (ocr_low_confidence).
     low_confidence: float = 80.0
     find_markers: bool = True
+    # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region.
+    user_words: bool = True
 
     @property
     def fingerprint(self) -> str:
         latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
-        return f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi" + ("" if self.find_markers else "_nomarkers")
+        words = "_userwords" if self.user_words else ""
+        return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}"
+                + ("" if self.find_markers else "_nomarkers"))
 
 
 @dataclass(frozen=True)

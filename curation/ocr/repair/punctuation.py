@@ -58,10 +58,13 @@ _UNOPENED_TERM = re.compile(r"(?<![A-Za-z0-9(])[A-Za-z][A-Za-z0-9.\-/%+]+\)")
 def balance_parentheses(lines: list[list[OcrWord]]) -> None:
     """Give an English term in parentheses back the "(" that Tesseract dropped before it: a ")" that
     closes nothing opened before it on its line, after two or more Latin letters (a label "a)" is left
-    alone). The line, not the region: one "(" whose ")" was misread would otherwise hold every later
-    ")" of the region open."""
+    alone). The line and the one before it, not the region: a term wraps onto the next line ("엎침(회내,"
+    / "pronation)"), but one "(" whose ")" was misread would otherwise hold every later ")" of the region
+    open."""
+    left_open = 0  # the "(" the line before left open, counted on that line alone
     for ws in lines:
-        depth = 0
+        depth = left_open
+        own = 0
         for j, word in enumerate(ws):
             text = word.text
             out = []
@@ -79,10 +82,13 @@ def balance_parentheses(lines: list[list[OcrWord]]) -> None:
                     depth += 1
                 elif char == ")":
                     depth -= 1
+                if char in "()":
+                    own = max(0, own + (1 if char == "(" else -1))
                 out.append(char)
                 position += 1
             if len(out) != len(text):
                 ws[j] = replace(word, text="".join(out))
+        left_open = own
 
 
 _DOTS = "ㆍ·∙•"

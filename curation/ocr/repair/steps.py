@@ -34,6 +34,7 @@ from curation.ocr.repair.cut_lines import reread_cut_lines
 from curation.ocr.repair.labels import fix_circled_lists, fix_labels
 from curation.ocr.repair.latin import reread_latin
 from curation.ocr.repair.letters import fix_letters
+from curation.ocr.repair.lookalikes import fix_lookalikes
 from curation.ocr.repair.punctuation import arrows, balance_parentheses, corner_brackets, curly_quotes, fix_bullets
 from curation.ocr.repair.records import recorded
 from curation.ocr.repair.shapes import by_shape
@@ -66,6 +67,7 @@ READING_STEPS: list[tuple[str, ReadingStep]] = [
 
 WORD_STEPS: list[tuple[str, WordStep]] = [
     ("lookalike_words", fix_word),
+    ("lookalike_syllables", fix_lookalikes),
     ("won_sign", won_sign),
     ("rule_before_number", rule_before_number),
     ("won_letters", won_letters),
