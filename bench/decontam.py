@@ -8,8 +8,8 @@ the constitution) cut into ~3.2 KB documents and replicated to --docs, written a
 shards; every --plant-every-th document carries a real exam item (KMMLU criminal law, verbatim, options
 reordered with another numbering style, or re-typed with 2% of its Hangul changed). The n-gram scan is also
 timed on the same documents without the plants: one document in 40 holding an item (and drawing its near
-siblings in as candidates) is far more than a real shard holds, and each such candidate is aligned. Recall per variant on
-separate corpora: verbatim, options shuffled, 3/5/10% of the Hangul re-typed, and the question alone (which
+siblings in as candidates) is far more than a real shard holds, and each such candidate is aligned. Recall
+per variant on separate corpora: verbatim, options shuffled, 3/5/10% of the Hangul re-typed, and the question alone (which
 must not be flagged).
 
     PYTHONPATH=$PWD .venv/bin/python bench/decontam.py [--docs 40000] [--minhash-docs 2000]

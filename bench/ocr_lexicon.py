@@ -33,13 +33,12 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from ocr import REALDATA, SETS, exam_of  # noqa: E402
 
-from curation.ocr.repair.lookalikes import RESOURCE, SPAN, TWINS  # noqa: E402
+from curation.ocr.repair.lookalikes import HANGUL_RUN, RESOURCE, SPAN, TWINS  # noqa: E402
 from curation.ocr.types import USER_WORDS  # noqa: E402
 
 SHARED = REALDATA.parent
 # A run or word seen fewer times than this is left out of the resources (noise, and their size).
 MIN_COUNT = 2
-_HANGUL_RUN = re.compile(r"[가-힣]+")
 _WORD = re.compile(r"[가-힣]{2,}")
 _AROUND_A_WORD = ".,?!:;\"'()[]「」『』<>‘’“”·"
 
@@ -94,7 +93,7 @@ def run_counts(texts: Iterator[str]) -> Counter:
     confusable = set(TWINS)
     counts: Counter = Counter()
     for text in texts:
-        for run in _HANGUL_RUN.findall(unicodedata.normalize("NFC", text)):
+        for run in HANGUL_RUN.findall(unicodedata.normalize("NFC", text)):
             for start in range(len(run) - SPAN + 1):
                 window = run[start : start + SPAN]
                 if confusable.intersection(window):

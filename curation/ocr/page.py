@@ -18,7 +18,7 @@ from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
 from curation.ocr.tesseract import TsvWord, install_hint, tesseract_available, tesseract_words
-from curation.ocr.types import CIRCLED_DIGITS, USER_WORDS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
+from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
 
 JUNK_CONFIDENCE = 40.0
 # Label lists are read by shape, not by Tesseract: they carry no confidence of its, and are sure ones.
@@ -71,10 +71,8 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         for f in lists:
             x0, y0, x1, y1 = ox + f.left * scale, oy + f.top * scale, ox + f.right * scale, oy + f.bottom * scale
             markers.append(OcrWord(x0, y0, x1, y1, f.text, SHAPE_CONFIDENCE, page, block))
-    user_words = USER_WORDS if config.user_words else None
-    tsv = tesseract_words(
-        clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s, user_words=user_words
-    )
+    tsv = tesseract_words(clean, lang=config.lang, psm=config.psm, dpi=config.dpi, timeout_s=config.timeout_s,
+                          user_words=config.user_words_file)
     tsv = [t for t in tsv if not any(_inside(t, found) for found in lists)]
     tsv = repair_readings(clean, tsv, config)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}

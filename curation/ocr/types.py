@@ -77,6 +77,10 @@ class OcrConfig:
     user_words: bool = True
 
     @property
+    def user_words_file(self) -> Path | None:
+        return USER_WORDS if self.user_words else None
+
+    @property
     def fingerprint(self) -> str:
         latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
         words = "_userwords" if self.user_words else ""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from curation.ocr.tesseract import TsvWord, tesseract_words
-from curation.ocr.types import USER_WORDS, OcrConfig, is_hangul
+from curation.ocr.types import OcrConfig, is_hangul
 
 _TOUCHING = 0.15  # a line cut off another starts inside its band or this close under it (times the text height)
 _BELOW = 0.45  # how far under a line's words (times the text height) its finals can lie
@@ -73,7 +73,7 @@ def reread_cut_lines(gray: np.ndarray, words: list[TsvWord], config: OcrConfig) 
         crop = np.pad(gray[top:bottom, left:right], _MARGIN, constant_values=255)
         # one call a line: lines of other sizes side by side in one call are read worse
         new = tesseract_words(crop, lang=config.lang, psm=7, dpi=config.dpi, timeout_s=config.timeout_s,
-                              user_words=USER_WORDS if config.user_words else None)
+                              user_words=config.user_words_file)
         if new and _confidence(new) >= _confidence(line.words) - _SURE_ENOUGH:
             line.words = [replace(w, left=w.left + left - _MARGIN, top=w.top + top - _MARGIN, key=line.words[0].key)
                           for w in new]

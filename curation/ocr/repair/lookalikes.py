@@ -14,12 +14,14 @@ once while the runs holding its twin are written ``MIN_SEEN`` times or more. A w
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 RESOURCE = Path(__file__).with_name("lookalikes.tsv")
 MIN_SEEN = 3
 SPAN = 3
+HANGUL_RUN = re.compile("[가-힣]+")  # the runs of syllables the counts are taken in (bench/ocr_lexicon.py)
 
 TWINS: dict[str, tuple[str, ...]] = {
     "업": ("엄",), "엄": ("업",),
@@ -49,14 +51,8 @@ def fix_lookalikes(text: str) -> str:
     """``text`` with each look-alike syllable that Korean text says is misread replaced by its twin."""
     counts = _counts()
     chars = list(text)
-    start = 0
-    while start < len(chars):
-        if not _hangul(chars[start]):
-            start += 1
-            continue
-        end = start
-        while end < len(chars) and _hangul(chars[end]):
-            end += 1
+    for match in HANGUL_RUN.finditer(text):
+        start, end = match.span()
         for i in range(start, end):
             for twin in TWINS.get(chars[i], ()):
                 run = "".join(chars[start:end])
@@ -69,9 +65,4 @@ def fix_lookalikes(text: str) -> str:
                 if read == 0 and seen >= MIN_SEEN:
                     chars[i] = twin
                     break
-        start = end
     return "".join(chars)
-
-
-def _hangul(char: str) -> bool:
-    return "가" <= char <= "힣"
