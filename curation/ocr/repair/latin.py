@@ -20,7 +20,11 @@ def reread_latin(
     parenthesis (exam papers put the English term in parentheses after the Korean one). The English
     reading replaces the whole word, or only the part in parentheses of a word that has Hangul, where
     it has Latin letters and the Korean reading has fewer."""
-    todo = [i for i, w in enumerate(words) if (w.conf < below and _latin_candidate(w.text)) or _digits_for_letters(w)]
+    todo = [
+        i
+        for i, w in enumerate(words)
+        if (w.conf < below and _latin_candidate(w.text)) or _digits_for_letters(w) or _digits_in_parentheses(w.text)
+    ]
     if not todo:
         return words
     pad = max(2, dpi // 100)
@@ -43,7 +47,7 @@ def reread_latin(
         # A word read as bare digits is judged by the English reading alone: the Korean model's
         # confidence in digits says nothing about letters.
         surer = conf > words[i].conf or any(is_hangul(c) for c in words[i].text) or (_digits_for_letters(words[i]) and conf >= 60)
-        if merged is not None and surer:
+        if merged is not None and (surer or _letters_for_digits(words[i].text, merged)):
             out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
     return out
 
@@ -72,6 +76,35 @@ def _digits_for_letters(word: TsvWord) -> bool:
 _PAREN_PART = re.compile(r"\([^()]*\)?|^[^()가-힣]*\)")
 
 
+def _digits_in_parentheses(text: str) -> bool:
+    """A term in parentheses read with digits in it ("(1010)" for "(Join)" at 95, "(81d)" for "(Build)"),
+    whatever the Korean model's confidence: a printed number there is rare, and the English model reads one
+    as digits again, which changes nothing."""
+    part = _PAREN_PART.search(text)
+    return part is not None and not any(is_hangul(c) for c in part.group()) and sum(c.isdigit() for c in part.group()) >= 2
+
+
+# An English term as exam papers print it in parentheses: letters, with spaces, hyphens or dots inside.
+_TERM = re.compile(r"^\(?[A-Za-z][A-Za-z .\-]*[A-Za-z]\)?$")
+_DIGIT_LIKE = set("IOlSBZGosz")  # letters a reading of digits may give back
+
+
+def _letters_for_digits(korean: str, merged: str) -> bool:
+    """Whether the English reading puts a whole term of letters where the Korean one read digits: taken at
+    any confidence of the English model, whose confidence the particle or bracket the crop catches beside the
+    term lowers ("Tuple)의" read "Tuple)2|")."""
+    ours, theirs = _PAREN_PART.search(korean), _PAREN_PART.search(merged)
+    ours_text = ours.group() if ours else korean
+    theirs_text = theirs.group() if theirs else merged
+    letters = [c for c in theirs_text if c.isascii() and c.isalpha()]
+    return (
+        sum(c.isdigit() for c in ours_text) >= 2
+        and bool(_TERM.match(theirs_text))
+        and len(letters) >= 3
+        and not set(letters) <= _DIGIT_LIKE
+    )
+
+
 def _latin_letters(text: str) -> int:
     return sum(c.isascii() and c.isalpha() for c in text)
 
@@ -89,6 +122,8 @@ def merge_latin(korean: str, english: str) -> str | None:
                 english = "(" + english[1:]
         if korean.startswith("(") and "(" in english:
             english = english[english.index("(") :]
+        elif korean.startswith("(") and english[:1].isalpha():
+            english = "(" + english  # the crop cut the parenthesis off: "(1006)" read "Tuple)"
         return english if _latin_letters(english) >= 2 and _latin_letters(english) > _latin_letters(korean) else None
     ours, theirs = _PAREN_PART.search(korean), _PAREN_PART.search(english)
     if ours is None or theirs is None:
