@@ -301,3 +301,15 @@ def test_a_full_width_question_under_two_columns_reads_its_picture_options_row_b
     assert result.items[20].options == ("10", "20", "30", "40")
     assert result.items[20].question.startswith("다음 그래프 중 옳은 것을 고르면?")
     assert all(item.options == tuple(OPTIONS[:4]) for item in result.items if item.number != 21)
+
+
+def test_a_continued_foot_on_one_page_is_page_furniture(tmp_path):
+    """"(계속)" under the last option of a page whose question goes on overleaf: printed on one page only, so
+    it never repeats enough to count as a running foot, and must not join the option above it."""
+    path = typeset(tmp_path / "continued.pdf", [plain(n) for n in range(1, 13)])
+    with pymupdf.open(path) as doc:
+        doc[0].insert_text((280, 800), "(계속)", fontname=FONT, fontsize=SIZE)
+        doc.saveIncr()
+    result = parse_paper(path)
+    assert [item.number for item in result.items] == list(range(1, 13))
+    assert all(list(item.options) == OPTIONS for item in result.items)

@@ -26,6 +26,9 @@ _PAGE_NUMBER = re.compile(
 _PAGE_NUMBER_PAREN = re.compile(r"\(\s*\d{1,3}\s*[-–—/]\s*\d{1,3}\s*\)\s*$")
 _CANDIDATE_BOX = re.compile(r"(수\s*험\s*번\s*호|응\s*시\s*번\s*호|성\s*명\s*$|^성\s*명)")
 _DIGITS = re.compile(r"\d+")
+# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
+# only on such pages (too few to count as repeating).
+_CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
 
 
 @dataclass(slots=True)
@@ -225,7 +228,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if not _is_margin(line, height):
                 return False
             key = furniture_key(line.text)
-            if in_margin[key] >= repeat or is_page_number(line.text):
+            if in_margin[key] >= repeat or is_page_number(line.text) or _CONTINUED.match(line.text):
                 return True
             return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
