@@ -40,6 +40,7 @@ from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
 from curation.parse.tables import PageRules, looks_tabular, page_tables, table_markdown
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
+from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf
 from curation.readers.words import Line, Word, page_words
 
@@ -175,7 +176,7 @@ def _read_words(
     ocr_pages = 0
     blank = 0
     for page in doc:
-        words = page_words(page)
+        words = with_pasted_brackets(page, page_words(page))
         figures[page.number] = figure_boxes(page) if has_figure_candidates(page) else []
         if len(words) < _MIN_WORDS_PER_PAGE:
             if ocr is not None:
