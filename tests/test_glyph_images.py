@@ -82,6 +82,6 @@ def test_a_bracket_the_text_layer_holds_is_not_read_twice(tmp_path):
     path = _paper(tmp_path / "both.pdf", bracket_in_text=True)
     with pymupdf.open(path) as doc:
         words = page_words(doc[0])
-        added = [w.text for w in with_pasted_brackets(doc[0], words)[len(words):]]
+        added = [w.text for w in with_pasted_brackets(doc[0], words, doc[0].get_images(full=False))[len(words):]]
     assert added == ["」"]
     assert parse_paper(path).items[0].options[0] == "「보험업법」에 따라"

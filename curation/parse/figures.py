@@ -27,10 +27,10 @@ _WRITERS = 4
 _PENDING = 32  # crops drawn and not yet written, at most (each up to a few MB of pixels)
 
 
-def has_figure_candidates(page: pymupdf.Page) -> bool:
-    """Whether the page holds an image that can be a figure, from the image list alone (cheap): figures
+def has_figure_candidates(images: list) -> bool:
+    """Whether a page's image list (``Page.get_images``) holds an image that can be a figure (cheap): figures
     are bitmaps of some size; marks pasted as images (「」 brackets, ~120 px) and rule strips are not."""
-    for image in page.get_images(full=False):
+    for image in images:
         width, height = image[2], image[3]
         if max(width, height) >= _MIN_PIXELS and max(width, height) <= 40 * max(1, min(width, height)):
             return True

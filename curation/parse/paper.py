@@ -173,11 +173,11 @@ def _read_words(
 ) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int]:
     pages = []
     figures: dict[int, list] = {}
-    ocr_pages = 0
-    blank = 0
+    ocr_pages = blank = 0
     for page in doc:
-        words = with_pasted_brackets(page, page_words(page))
-        figures[page.number] = figure_boxes(page) if has_figure_candidates(page) else []
+        images = page.get_images(full=False)  # one scan of the page's resources, for brackets and figures
+        words = with_pasted_brackets(page, page_words(page), images)
+        figures[page.number] = figure_boxes(page) if has_figure_candidates(images) else []
         if len(words) < _MIN_WORDS_PER_PAGE:
             if ocr is not None:
                 words = ocr(page)

@@ -20,9 +20,10 @@ _STROKE_SPAN = 0.7  # a stroke runs along at least this share of the ink's width
 _EMPTY = 0.03  # the corner a bracket leaves open holds at most this share of ink
 
 
-def with_pasted_brackets(page: pymupdf.Page, words: list[Word]) -> list[Word]:
-    """``words`` with a word for each corner bracket the page pastes as an image where the text has none."""
-    small = {image[0] for image in page.get_images(full=False) if _glyph_sized(image[2], image[3])}
+def with_pasted_brackets(page: pymupdf.Page, words: list[Word], images: list) -> list[Word]:
+    """``words`` with a word for each corner bracket the page pastes as an image where the text has none;
+    ``images`` is the page's image list (``Page.get_images``)."""
+    small = {image[0] for image in images if _glyph_sized(image[2], image[3])}
     if not small or not words:
         return words
     shapes: dict[int, tuple[str, float, float] | None] = {}
