@@ -79,7 +79,7 @@ def _bracket(doc: pymupdf.Document, xref: int) -> tuple[str, float, float] | Non
             pix = pymupdf.Pixmap(pix, 0)
         if pix.colorspace is None or pix.colorspace.n != 1:
             pix = pymupdf.Pixmap(pymupdf.csGRAY, pix)
-    except (RuntimeError, ValueError):
+    except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase):  # a damaged or undecodable image: no bracket
         return None
     grey = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w)
     ink = grey < 128
