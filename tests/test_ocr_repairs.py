@@ -39,6 +39,16 @@ def test_a_line_step_records_the_words_it_rewrote_and_leaves_the_others_alone():
     assert [w.repairs for w in lines[0]] == [(), (), (Repair(step="labels", before="르"),), ()]
 
 
+def test_a_w_before_a_short_amount_is_a_won_sign_only_where_the_region_prints_won_signs():
+    won_region = [[_word(0, "매출액은"), _word(30, "￦1,000,000이다.")], [_word(0, "①"), _word(20, "W382")]]
+    repair_lines(won_region)
+    assert won_region[1][1].text == "￦382"
+    assert won_region[1][1].repairs == (Repair(step="won_letters_beside_won_signs", before="W382"),)
+    plain = [[_word(0, "모델"), _word(30, "W300은")]]
+    repair_lines(plain)
+    assert plain[0][1].text == "W300은"
+
+
 def test_merged_and_split_words_carry_the_records_of_the_words_they_came_from():
     earlier = Repair(step="latin_reread", before="108611")
     before = [_word(0, "그,", (earlier,)), _word(20, "드"), _word(40, "르"), _word(60, "것은?")]

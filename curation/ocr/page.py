@@ -25,6 +25,41 @@ JUNK_CONFIDENCE = 40.0
 SHAPE_CONFIDENCE = 90.0
 _CONSONANT_LABEL = re.compile(r"^[ㄱ-ㅎ][.,]$")
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
+_SYLLABLE = re.compile(r"[가-힣]")
+_SPECK_HEIGHT = 0.5  # share of the region's median syllable height
+
+
+def no_text(tsv: list[TsvWord]) -> set[int]:
+    """The words of a region's reading that are no text: what is left of a box edge ("|", "ㅣ", "_", a "~" with
+    no word near it on its line), specks and frame corners read as ")" or "0", and specks read as syllables
+    ("이" 2 px high where the region's syllables are 37: no glyph is that small)."""
+    # A 「 opening a statute name is read as a faint quote; on a line where a 」 closes a name, it is no speck.
+    names_closed = {t.key for t in tsv if "」" in t.text} - {t.key for t in tsv if "「" in t.text}
+    syllable_height = float(np.median([t.height for t in tsv if _SYLLABLE.search(t.text)] or [0]))
+    junk = set()
+    for i, t in enumerate(tsv):
+        if _RULE_JUNK.match(t.text) and not (t.text == "~" and _near_a_word(t, tsv, 1.5 * syllable_height)):
+            junk.add(i)
+            continue
+        opener = t.key in names_closed and t.text in QUOTE_OPENERS
+        label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
+        if t.conf >= JUNK_CONFIDENCE or opener or label:
+            continue
+        if (len(t.text) <= 2 and not any(is_hangul(c) for c in t.text)) or (
+            _SYLLABLE.search(t.text) and t.height < _SPECK_HEIGHT * syllable_height
+        ):
+            junk.add(i)
+    return junk
+
+
+def _near_a_word(word: TsvWord, tsv: list[TsvWord], reach: float) -> bool:
+    """Whether another word of the same line lies within ``reach`` pixels of ``word``, left or right ("SET ~")."""
+    return any(
+        other is not word
+        and other.key == word.key
+        and max(other.left - (word.left + word.width), word.left - (other.left + other.width)) < reach
+        for other in tsv
+    )
 
 
 def _require_tesseract(lang: str) -> None:
@@ -76,15 +111,10 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
     tsv = [t for t in tsv if not any(_inside(t, found) for found in lists)]
     tsv = repair_readings(clean, tsv, config)
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
-    # A 「 opening a statute name is read as a faint quote; on a line where a 」 closes a name, it is no speck.
-    names_closed = {t.key for t in tsv if "」" in t.text} - {t.key for t in tsv if "「" in t.text}
-    for t in tsv:
-        if _RULE_JUNK.match(t.text):  # what is left of a box edge: "|", "ㅣ", "_"
+    junk = no_text(tsv)
+    for i, t in enumerate(tsv):
+        if i in junk:
             continue
-        opener = t.key in names_closed and t.text in QUOTE_OPENERS
-        label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
-        if t.conf < JUNK_CONFIDENCE and len(t.text) <= 2 and not (opener or label) and not any(is_hangul(c) for c in t.text):
-            continue  # specks and frame corners read as ")", "0"
         word = OcrWord(
             ox + t.left * scale,
             oy + t.top * scale,

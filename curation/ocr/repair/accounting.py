@@ -6,6 +6,11 @@ Each repair takes a word's text and gives it back repaired (or as it was)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from curation.ocr.types import OcrWord
 
 # A won sign read as a backslash: Korean fonts drew the won sign at the backslash's code point (KS X 1003),
 # and Hancom papers write the full-width ￦.
@@ -68,3 +73,18 @@ def won_amounts(text: str) -> str:
 
 def dotted_thousands(text: str) -> str:
     return _DOTTED_THOUSANDS.sub(lambda m: m.group().replace(".", ","), text)
+
+
+# A W before a shorter amount ("W382", in thousands): a won sign only where the region prints won signs.
+_SHORT_WON = re.compile(r"^W(?=\d)")
+
+
+def won_letters_beside_won_signs(lines: list[list[OcrWord]]) -> None:
+    """A W opening an amount too short for ``won_letters`` ("W382") is a won sign in a region whose other
+    amounts carry one (in place): an accounting item prints all its amounts so."""
+    if not any("￦" in w.text for ws in lines for w in ws):
+        return
+    for ws in lines:
+        for j, word in enumerate(ws):
+            if _SHORT_WON.match(word.text):
+                ws[j] = replace(word, text=_SHORT_WON.sub("￦", word.text))

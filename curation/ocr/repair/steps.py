@@ -26,6 +26,7 @@ from curation.ocr.repair.accounting import (
     rule_before_number,
     won_amounts,
     won_letters,
+    won_letters_beside_won_signs,
     won_sign,
 )
 from curation.ocr.repair.boxes import boxes_within_lines
@@ -79,6 +80,7 @@ WORD_STEPS: list[tuple[str, WordStep]] = [
 
 LINE_STEPS: list[tuple[str, LineStep]] = [
     ("split_stems", fix_split_stems),
+    ("won_letters_beside_won_signs", won_letters_beside_won_signs),
     ("circled_lists", partial(fix_circled_lists, markers=CIRCLED_DIGITS)),
     ("missed_markers", correct_missed_markers),
     ("bullets", fix_bullets),
