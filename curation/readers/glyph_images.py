@@ -23,20 +23,17 @@ _EMPTY = 0.03  # the corner a bracket leaves open holds at most this share of in
 def with_pasted_brackets(page: pymupdf.Page, words: list[Word], images: list) -> list[Word]:
     """``words`` with a word for each corner bracket the page pastes as an image where the text has none;
     ``images`` is the page's image list (``Page.get_images``)."""
-    small = {image[0] for image in images if _glyph_sized(image[2], image[3])}
-    if not small or not words:
+    if not words:
         return words
-    shapes: dict[int, tuple[str, float, float] | None] = {}
+    small = {image[0] for image in images if _glyph_sized(image[2], image[3])}
+    shapes = {xref: shape for xref in small if (shape := _bracket(page.parent, xref)) is not None}
+    if not shapes:
+        return words  # where the images are is costly to learn (a text page with its images): only for brackets
     added = []
     for info in page.get_image_info(xrefs=True):
-        xref = info["xref"]
-        if xref not in small:
+        if info["xref"] not in shapes:
             continue
-        if xref not in shapes:
-            shapes[xref] = _bracket(page.parent, xref)
-        if shapes[xref] is None:
-            continue
-        text, left, right = shapes[xref]
+        text, left, right = shapes[info["xref"]]
         x0, y0, x1, y1 = info["bbox"]
         ink = (x0 + left * (x1 - x0), y0, x0 + right * (x1 - x0), y1)
         line = [w for w in words if min(w.y1, y1) - max(w.y0, y0) > 0.5 * min(w.y1 - w.y0, y1 - y0)]
