@@ -1,7 +1,7 @@
 """Corner brackets pasted into the text as small images, read back as characters.
 
-Some producers set the 「」 of a statute's name as glyph-sized images (the damage-adjuster papers, the KSPO
-papers), sometimes over a text-layer bracket and sometimes in place of one: the text layer alone then reads
+Some producers set the 「」 of a statute's name as glyph-sized images (the damage-adjuster papers, the tax
+accountant paper), sometimes over a text-layer bracket and sometimes in place of one: the text layer alone then reads
 "수산생물질병 관리법 에" where the page prints "「수산생물질병 관리법」에". A glyph-sized image on a text line
 whose ink is the L of a corner bracket (the top and left strokes of 「, the bottom and right strokes of 」, hollow
 for 『』) becomes that character where the text layer has no bracket of its own. Any other image is left alone.
