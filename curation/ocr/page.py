@@ -17,7 +17,7 @@ from curation.ocr.repair.punctuation import QUOTE_OPENERS
 from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
 from curation.ocr.repair.syllables import join_syllables
 from curation.ocr.rings import find_rings, read_rings
-from curation.ocr.tesseract import TsvWord, install_hint, tesseract_available, tesseract_words
+from curation.ocr.tesseract import TsvWord, install_hint, syllable_height, tesseract_available, tesseract_words
 from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
 
 JUNK_CONFIDENCE = 40.0
@@ -25,7 +25,6 @@ JUNK_CONFIDENCE = 40.0
 SHAPE_CONFIDENCE = 90.0
 _CONSONANT_LABEL = re.compile(r"^[ㄱ-ㅎ][.,]$")
 _RULE_JUNK = re.compile(r"^[|_ㅣ｜\\\\~]+$")
-_SYLLABLE = re.compile(r"[가-힣]")
 _SPECK_HEIGHT = 0.5  # share of the region's median syllable height
 
 
@@ -35,19 +34,18 @@ def no_text(tsv: list[TsvWord]) -> set[int]:
     ("이" 2 px high where the region's syllables are 37: no glyph is that small)."""
     # A 「 opening a statute name is read as a faint quote; on a line where a 」 closes a name, it is no speck.
     names_closed = {t.key for t in tsv if "」" in t.text} - {t.key for t in tsv if "「" in t.text}
-    syllable_height = float(np.median([t.height for t in tsv if _SYLLABLE.search(t.text)] or [0]))
+    text_height = syllable_height(tsv)
     junk = set()
     for i, t in enumerate(tsv):
-        if _RULE_JUNK.match(t.text) and not (t.text == "~" and _near_a_word(t, tsv, 1.5 * syllable_height)):
+        if _RULE_JUNK.match(t.text) and not (t.text == "~" and _near_a_word(t, tsv, 1.5 * text_height)):
             junk.add(i)
             continue
         opener = t.key in names_closed and t.text in QUOTE_OPENERS
         label = _CONSONANT_LABEL.match(t.text) is not None  # "ㄱ.", "ㄴ,": small, but no speck
         if t.conf >= JUNK_CONFIDENCE or opener or label:
             continue
-        if (len(t.text) <= 2 and not any(is_hangul(c) for c in t.text)) or (
-            _SYLLABLE.search(t.text) and t.height < _SPECK_HEIGHT * syllable_height
-        ):
+        hangul = any(is_hangul(c) for c in t.text)
+        if (len(t.text) <= 2 and not hangul) or (hangul and t.height < _SPECK_HEIGHT * text_height):
             junk.add(i)
     return junk
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from curation.ocr.types import OcrConfig, OcrError
+from curation.ocr.types import OcrConfig, OcrError, is_hangul
 
 if TYPE_CHECKING:
     from curation.core.item import Repair
@@ -54,6 +55,13 @@ class TsvWord:
     text: str
     key: tuple[int, int, int]  # block, paragraph, line
     repairs: tuple[Repair, ...] = ()  # the repair steps that changed it (curation.ocr.repair.records)
+
+
+def syllable_height(words: list[TsvWord]) -> float:
+    """The median height, in pixels, of the words holding a Hangul syllable (0 when none does): the size of the
+    text the region is set in."""
+    heights = [w.height for w in words if any(is_hangul(c) for c in w.text)]
+    return float(statistics.median(heights)) if heights else 0.0
 
 
 def tesseract_words(

@@ -175,15 +175,15 @@ def _read_words(
     figures: dict[int, list] = {}
     ocr_pages = blank = 0
     for page in doc:
+        words = page_words(page)
         images = page.get_images(full=False)  # one scan of the page's resources, for brackets and figures
-        words = with_pasted_brackets(page, page_words(page), images)
         figures[page.number] = figure_boxes(page) if has_figure_candidates(images) else []
-        if len(words) < _MIN_WORDS_PER_PAGE:
-            if ocr is not None:
-                words = ocr(page)
-                ocr_pages += 1
-            else:
-                blank += 1
+        if len(words) >= _MIN_WORDS_PER_PAGE:  # a text layer: bracket images are no words of it
+            words = with_pasted_brackets(page, words, images)
+        elif ocr is not None:
+            words, ocr_pages = ocr(page), ocr_pages + 1
+        else:
+            blank += 1
         words = stack_fractions(words, partial(rules, page.number))
         pages.append((words, page.rect.width, page.rect.height))
     if blank > doc.page_count / 2:

@@ -11,12 +11,11 @@ about as sure of it as of the old one.
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from curation.ocr.tesseract import TsvWord, tesseract_words
+from curation.ocr.tesseract import TsvWord, syllable_height, tesseract_words
 from curation.ocr.types import OcrConfig, is_hangul
 
 _TOUCHING = 0.15  # a line cut off another starts inside its band or this close under it (times the text height)
@@ -55,10 +54,9 @@ def reread_cut_lines(gray: np.ndarray, words: list[TsvWord], config: OcrConfig) 
     for w in words:
         by_key.setdefault(w.key, []).append(w)
     lines = sorted((_Line.of(ws) for ws in by_key.values()), key=lambda line: line.top)
-    heights = [w.height for w in words if any(is_hangul(c) for c in w.text)]
-    if not heights:
+    text_height = syllable_height(words)
+    if not text_height:
         return words
-    text_height = statistics.median(heights)
     lines, cut = _join_fragments(lines, text_height)
     if not cut:
         return words
