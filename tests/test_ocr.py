@@ -403,6 +403,16 @@ def test_multiplication_signs_and_the_letter_x_told_apart_by_their_neighbours():
     # an × read as a letter between numbers or before a factor; the X of X선 read as ×
     assert [text(t) for t in ("(5X2)", "(2X10000)", "x100", ")x100", "×선", "제품×의")] == [
         "(5×2)", "(2×10000)", "×100", ")×100", "X선", "제품X의"]
+    # split from its syllable, the X of X선 joins it again; a product after a number stays
+    from curation.ocr.repair.times import letter_x_before_syllables
+
+    lines = [_spaced(0, "흉부", "×", gap=10.0), _spaced(20, "3", "×", gap=2.0), _spaced(40, "×", "선", gap=2.0)]
+    lines[0] += [OcrWord(lines[0][-1].x1 + 2, 0, lines[0][-1].x1 + 11, 10, "선", 90.0, 0)]
+    lines[1] += [OcrWord(lines[1][-1].x1 + 2, 20, lines[1][-1].x1 + 11, 30, "배", 90.0, 0)]
+    letter_x_before_syllables(lines, 0.62)
+    assert [" ".join(w.text for w in ws) for ws in lines] == ["흉부 X선", "3 × 배", "X선"]
+    # a degree sign and a C after a number: the one glyph ℃
+    assert [text(t) for t in ("40°C", "37.5°C이다.", "90°", "°C", "20°CA")] == ["40℃", "37.5℃이다.", "90°", "°C", "20°CA"]
     # letters and accounting years stay
     assert [text(t) for t in ("20×1년", "20x2.", "Unix", "x=1", "x++;", "X1", "3×4", "00원×12개")] == [
         "20x1년", "20x2.", "Unix", "x=1", "x++;", "X1", "3×4", "00원×12개"]

@@ -1,5 +1,5 @@
 """Punctuation as Korean papers print it and Tesseract misreads it: arrows between Korean words, curly
-quotes, the "(" lost before an English term, bullets opening a line."""
+quotes, the "(" lost before an English term, bullets opening a line, the degree Celsius sign."""
 
 from __future__ import annotations
 
@@ -10,6 +10,13 @@ from dataclasses import replace
 from curation.ocr.types import OcrWord, is_hangul
 
 _ARROW = re.compile(r"^-?[>›]$")
+_DEGREES_C = re.compile(r"(?<=\d)[°º˚]C(?![A-Za-z])")
+
+
+def celsius(text: str) -> str:
+    """"40°C" as the one glyph Korean papers set, "40℃" (Hangul word processors insert ℃; Tesseract reads it as a
+    degree sign and a C)."""
+    return _DEGREES_C.sub("℃", text)
 _GLUED_ARROW = re.compile(r"(?<=[가-힣])-?[>›](?=[가-힣])")
 
 

@@ -36,11 +36,19 @@ from curation.ocr.repair.labels import fix_circled_lists, fix_labels
 from curation.ocr.repair.latin import reread_latin
 from curation.ocr.repair.letters import fix_letters
 from curation.ocr.repair.lookalikes import fix_lookalikes
-from curation.ocr.repair.punctuation import arrows, balance_parentheses, corner_brackets, curly_quotes, fix_bullets
+from curation.ocr.repair.punctuation import (
+    arrows,
+    balance_parentheses,
+    celsius,
+    corner_brackets,
+    curly_quotes,
+    fix_bullets,
+)
 from curation.ocr.repair.records import recorded
+from curation.ocr.repair.scripts import reread_scripts
 from curation.ocr.repair.shapes import by_shape
 from curation.ocr.repair.syllables import SYLLABLE_GAP
-from curation.ocr.repair.times import multiplication_signs
+from curation.ocr.repair.times import letter_x_before_syllables, multiplication_signs
 from curation.ocr.repair.words import fix_split_stems, fix_word
 from curation.ocr.tesseract import TsvWord
 from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrWord
@@ -61,6 +69,7 @@ def _latin(gray: np.ndarray, words: list[TsvWord], config: OcrConfig) -> list[Ts
 READING_STEPS: list[tuple[str, ReadingStep]] = [
     ("cut_lines_reread", reread_cut_lines),
     ("latin_reread", _latin),
+    ("scripts_reread", reread_scripts),
     ("company_marks", lambda gray, words, config: company_marks(gray, words)),
     ("boxes_within_lines", lambda gray, words, config: boxes_within_lines(words)),
     ("bullets_and_arrows_by_shape", lambda gray, words, config: by_shape(gray, words, config.dpi)),
@@ -76,6 +85,7 @@ WORD_STEPS: list[tuple[str, WordStep]] = [
     ("multiplication_signs", multiplication_signs),
     ("won_amounts", won_amounts),
     ("dotted_thousands", dotted_thousands),
+    ("celsius", celsius),
 ]
 
 LINE_STEPS: list[tuple[str, LineStep]] = [
@@ -90,6 +100,7 @@ LINE_STEPS: list[tuple[str, LineStep]] = [
     ("arrows", arrows),
     ("labels", partial(fix_labels, markers=CIRCLED_DIGITS)),
     ("letters", partial(fix_letters, gap=SYLLABLE_GAP)),
+    ("letter_x", partial(letter_x_before_syllables, gap=SYLLABLE_GAP)),
 ]
 
 
