@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import statistics
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.paper import ParseResult, parse_paper
+from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
 from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
@@ -98,7 +98,7 @@ class OcrWordSource:
             self.gutters[page.number] = gutter
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
-        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf, w.repairs) for w, size in zip(words, _type_sizes(words))]
+        return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf, w.repairs) for w, size in zip(words, ocr_type_sizes(words))]
 
     def _next_words(self, page: pymupdf.Page) -> tuple[OcrWord, ...]:
         """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
@@ -131,18 +131,6 @@ def _gutter(regions: tuple[Region, ...], page_height: float) -> float | None:
                 if best is None or height > best[0]:
                     best = (height, (left.x1 + right.x0) / 2)
     return best[1] if best else None
-
-
-def _type_sizes(words: tuple[OcrWord, ...]) -> list[float]:
-    """Type size of each OCR word for segmentation, from its box height. OCR boxes of body text vary by a
-    third either way (a syllable's box stretched by an accent or the line below), and a line of body text
-    read as larger type is set apart like a heading: heights within that spread count as the page's body
-    size; clearly larger or smaller type (headings, titles, footnotes) keeps its own."""
-    heights = [max(1.0, w.y1 - w.y0) for w in words]
-    if not heights:
-        return []
-    body = statistics.median(heights)
-    return [body if 0.75 * body <= h <= 1.35 * body else h for h in heights]
 
 
 def parse_pdf(
