@@ -581,6 +581,32 @@ def test_a_running_head_with_the_page_count_is_furniture_with_what_lies_above_it
         assert [line.text for line in page.lines] == [f"{page.index + 1}. 다음 중 옳은 것은?", "③ 3/16"]
 
 
+def test_a_boxed_page_number_ocr_misreads_beside_the_running_head_is_furniture():
+    """"홀수형 2020년도 제48회 물리치료사 국가시험(1교시)" with the page number boxed at its right end: OCR reads the
+    box's top edge as a line of its own ("nn" over the right column), and the digit as "h" or "6]". A short token
+    in the margin that no furniture touches (a label above the first question) stays."""
+    from curation.parse.layout import lay_out
+
+    head = [("홀수형", 99, 145), ("2020", 203, 250), ("년도", 269, 300), ("제", 324, 334), ("48", 339, 356), ("회", 364, 380),
+            ("물리치료사", 395, 470), ("국가시험(1", 514, 600), ("교시)", 621, 650)]
+    edges, digits, labels = ["nn", "n", "nn", "m"], ["h", "6]", "h", "8"], ["A", "B", "C", "D"]
+    pages = []
+    for index in range(4):
+        words = [Word(x0, 105, x1, 130, text, 10.0, index, True, 90.0) for text, x0, x1 in head]
+        words += [Word(736, 106, 755, 128, digits[index], 10.0, index, True, 60.0),
+                  Word(740, 102.6, 754, 106.2, edges[index], 10.0, index, True, 44.0),
+                  Word(60, 135, 72, 145, labels[index], 10.0, index, True, 60.0)]
+        for column, x in enumerate((60, 450)):  # two columns of questions under the head
+            for row in range(12):
+                text = f"{2 * index + column + 1}. 다음 중 옳은 것은?" if row == 0 else f"{'①②③④⑤'[row % 5]} 보기의 내용"
+                words.append(Word(x, 160 + 20 * row, x + 300, 172 + 20 * row, text, 10.0, index, True, 90.0))
+        pages.append((words, 842.0, 1191.0))
+    for page in lay_out(pages):
+        taken = " ".join(line.text for line in page.furniture)
+        assert edges[page.index] in taken.split() and "물리치료사" in taken
+        assert page.lines[0].text == labels[page.index] and len(page.lines) == 25
+
+
 @pytest.mark.realdata
 def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
     """The CPA business law and tax paper heads its pages "제2교시 기업법 ①형 3/16" on three odd pages

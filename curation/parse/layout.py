@@ -208,7 +208,8 @@ def is_page_number(text: str) -> bool:
 
 def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None) -> list[PageText]:
     """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
-    pages (digits ignored), page numbers, and candidate-information boxes. ``gutters`` gives the gutter of
+    pages (digits ignored), page numbers (and the short junk OCR reads a boxed one as, level with a running
+    head), and candidate-information boxes. ``gutters`` gives the gutter of
     pages whose columns are known already (OCR found them in the page image)."""
     ordered = []
     for index, (words, width, height) in enumerate(pages):
@@ -235,6 +236,9 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         # Furniture sits at the page's edge: nothing but other furniture between it and the edge. A head
         # with the page count takes what lies above it along.
         marked = [candidate(line) for line in lines]
+        for i, line in enumerate(lines):  # what OCR makes of a boxed page number beside a head is furniture too
+            if not marked[i] and _is_margin(line, height) and _misread_mark(line):
+                marked[i] = any(marked[j] and _with(other, line) for j, other in enumerate(lines) if j != i)
         heads = _beside_page_counts(lines, height, page_counts)
         for i, line in enumerate(lines):
             if heads[i]:
@@ -304,6 +308,22 @@ def _beside_page_counts(lines: list[Line], height: float, page_counts: set[int])
             if _is_margin(other, height) and (other.yc <= line.y1 if top else other.yc >= line.y0):
                 marked[j] = True
     return marked
+
+
+def _misread_mark(line: Line) -> bool:
+    """A line OCR read as a token of three characters or fewer without Hangul: what OCR makes of a boxed page
+    number or a mark set in the running head ("nn" for a boxed 6)."""
+    text = line.text.strip()
+    return _read_by_ocr(line) and 0 < len(text) <= 3 and not any("가" <= c <= "힣" for c in text)
+
+
+def _with(line: Line, mark: Line) -> bool:
+    """Whether ``mark`` stands level with ``line`` or touches it from above or below (the top edge of the box
+    round a page number, read as a line of its own)."""
+    height = line.y1 - line.y0
+    level = min(line.y1, mark.y1) - max(line.y0, mark.y0) > 0.5 * min(height, mark.y1 - mark.y0)
+    touching = mark.y1 >= line.y0 - 0.5 * height and mark.y0 <= line.y1 + 0.5 * height and mark.x0 < line.x1 and mark.x1 > line.x0
+    return level or touching
 
 
 def _read_by_ocr(line: Line) -> bool:
