@@ -34,6 +34,13 @@ def test_what_is_no_list_of_labels_is_left_to_tesseract(text):
     assert read_label_list(ink, size) is None
 
 
+@pytest.mark.parametrize("text", ["ㄱ - ㅁ - ㄷ - ㄹ - ㄴ", "ㄴ → ㄱ → ㄷ", "ㄱ, ㄷ, ㄹ", "ㄱ – ㄴ"])
+def test_lists_joined_by_hyphens_dashes_arrows_and_commas_read_as_printed(text):
+    """A hyphen is a third of a consonant wide; an en dash and an arrow more."""
+    ink, size = _strip(text)
+    assert read_label_list(ink, size) == text.replace("–", "-")
+
+
 @pytest.mark.realdata
 @needs_tesseract
 @pytest.mark.parametrize("name", ["cpa_2026_r61_1st_s2_bizlaw+tax_form1_q_BROKEN-STREAMS.pdf",

@@ -6,8 +6,8 @@ syllables, drop it as a speck or read it as a digit, a Latin letter or the sylla
 ㄴ as L, ㄹ as 르), and a whitelist of consonants does not help. The glyphs after an option marker are
 told apart by their outlines instead: each glyph is scaled to a square and compared with the consonants
 ㄱ-ㅇ rendered from PyMuPDF's built-in Korean font by a symmetric chamfer distance (stroke weight and
-serifs cost little), with the count of its holes (ㅁ ㅂ ㅇ have one) as a hard constraint; commas, dashes
-and arrows are told by size and place. An option is read so only when every glyph after its marker is a
+serifs cost little), with the count of its holes (ㅁ ㅂ ㅇ have one) as a hard constraint; commas, dashes,
+hyphens and arrows are told by size, shape and place. An option is read so only when every glyph after its marker is a
 consonant or a separator between two of them, in the pattern of a list; anything else (a syllable, a
 digit, which is narrower than any consonant) leaves Tesseract's reading in place.
 """
@@ -104,15 +104,24 @@ def _glyphs(ink: np.ndarray) -> list[tuple[int, int, int, int, np.ndarray]]:
     return [(l, t, r, b, np.isin(labels[t:b, l:r], members)) for l, t, r, b, members in spans]
 
 
-def _separator(glyph: tuple[int, int, int, int, np.ndarray], size: float, baseline: float, middle: float) -> str | None:
+def _separator(glyph: tuple[int, int, int, int, np.ndarray], size: float, baseline: float, middle: float, letter: float) -> str | None:
+    """The separator a glyph between labels is: a comma (or full stop) at the foot of the line, an arrow (a
+    shaft with a head), a dash or a hyphen (a level stroke, a third of a label wide or more), or None.
+    ``letter`` is the labels' width."""
     left, top, right, bottom, mask = glyph
     w, h = right - left, bottom - top
-    if h < 0.6 * size and w < 0.4 * size and top > middle - 0.1 * size and bottom > baseline - 0.3 * size:
-        return ","  # a comma (or a full stop) at the foot of the line
-    if w >= 0.5 * size and h < 0.45 * size and abs((top + bottom) / 2 - middle) < 0.25 * size:
+    if w < 1.5 * h and h < 0.6 * size and w < 0.4 * size and top > middle - 0.1 * size and bottom > baseline - 0.3 * size:
+        return ","
+    centred = abs((top + bottom) / 2 - middle) < 0.25 * size
+    if centred and w >= 0.5 * size and h < 0.6 * size:
         columns = mask.sum(axis=0)
         head = columns[-max(1, w // 4) :].max()
-        return "→" if head >= 2.5 * max(1, float(np.median(columns[: w // 2]))) else "-"
+        if head >= 2.5 * max(1, float(np.median(columns[: w // 2]))):
+            return "→"
+        if h < 0.45 * size:
+            return "-"
+    if centred and h < 0.45 * size and w >= 2.5 * h and w >= 0.3 * letter:
+        return "-"
     return None
 
 
@@ -127,6 +136,7 @@ def read_label_list(ink: np.ndarray, size: float) -> str | None:
         return None
     baseline = float(np.median([g[3] for g in tall]))
     middle = float(np.median([(g[1] + g[3]) / 2 for g in tall]))
+    letter = float(np.median([g[2] - g[0] for g in tall]))
     parts: list[str] = []
     for glyph in glyphs:
         left, top, right, bottom, mask = glyph
@@ -139,7 +149,7 @@ def read_label_list(ink: np.ndarray, size: float) -> str | None:
                 return None  # two consonants without a separator: a syllable's parts
             parts.append(consonant)
             continue
-        separator = _separator(glyph, size, baseline, middle)
+        separator = _separator(glyph, size, baseline, middle, letter)
         if separator is None or not parts or parts[-1] not in CONSONANTS:
             return None
         parts.append(separator)
