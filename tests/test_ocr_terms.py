@@ -67,3 +67,18 @@ def test_terms_read_as_digits_are_read_again_in_english_and_numbers_stay(font):
     assert read[-1] == _squeezed(NUMBER)
     reread = [w for words in lines for w in words if any(r.step == "latin_reread" for r in w.repairs)]
     assert reread and all(re.search(r"\d", next(r.before for r in w.repairs if r.step == "latin_reread")) for w in reread)
+
+
+def test_syllables_the_english_crop_catches_after_a_term_are_left_out():
+    """The crop of "40℃" caught the "이다" after it, which the English model reads "O| Cf."; words of a term
+    read in English stay ("plantar flexion)")."""
+    from curation.ocr.repair.latin import _before_syllables_read_as_latin
+    from curation.ocr.tesseract import TsvWord
+
+    def parts(*texts: str) -> list[TsvWord]:
+        return [TsvWord(10 * k, 0, 8, 10, 80.0, text, (1, 1, 1)) for k, text in enumerate(texts)]
+
+    assert [p.text for p in _before_syllables_read_as_latin(parts("40°C", "O|", "Cf."))] == ["40°C"]
+    assert [p.text for p in _before_syllables_read_as_latin(parts("“cardinality”", "Z}a!"))] == ["“cardinality”"]
+    assert [p.text for p in _before_syllables_read_as_latin(parts("(plantar", "flexion)"))] == ["(plantar", "flexion)"]
+    assert [p.text for p in _before_syllables_read_as_latin(parts("30", "km2|"))] == ["30", "km2|"]

@@ -37,6 +37,7 @@ def reread_latin(
     readings = {todo[position]: parts for position, parts in read.items()}
     out = list(words)
     for i, parts in readings.items():
+        parts = _before_syllables_read_as_latin(parts)
         english = " ".join(p.text for p in parts)
         # Junk the crop catches beside the term (a particle read as "T]]") has no letters and low confidence.
         letters = [max(1, _latin_letters(p.text)) for p in parts]
@@ -50,6 +51,20 @@ def reread_latin(
         if merged is not None and (surer or _letters_for_digits(words[i].text, merged)):
             out[i] = replace(words[i], text=merged, conf=max(words[i].conf, min(conf, 60.0)))
     return out
+
+
+# What the English model makes of Hangul syllables the crop catches after the term: 이 read "O|", 라고 "Z}a!".
+_SYLLABLES_AS_LATIN = re.compile(r"[|{}\]!]")
+
+
+def _before_syllables_read_as_latin(parts: list[TsvWord]) -> list[TsvWord]:
+    """The English reading's words up to the first that is Hangul read as Latin, a letter at most before its
+    stroke ("40°C O| Cf." for the crop of "40℃" that caught the "이다" after it: "40°C"; "km2|" keeps its km)."""
+    for k, part in enumerate(parts[1:], start=1):
+        junk = _SYLLABLES_AS_LATIN.search(part.text)
+        if junk and _latin_letters(part.text[: junk.start()]) < 2:
+            return parts[:k]
+    return parts
 
 
 def _latin_candidate(text: str) -> bool:
