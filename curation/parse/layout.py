@@ -314,7 +314,7 @@ def _misread_mark(line: Line) -> bool:
     """A line OCR read as a token of three characters or fewer without Hangul: what OCR makes of a boxed page
     number or a mark set in the running head ("nn" for a boxed 6)."""
     text = line.text.strip()
-    return _read_by_ocr(line) and 0 < len(text) <= 3 and not any("가" <= c <= "힣" for c in text)
+    return _read_by_ocr(line) and 0 < len(text) <= 3 and not _SYLLABLE.search(text)
 
 
 def _with(line: Line, mark: Line) -> bool:
@@ -347,6 +347,7 @@ def _is_margin(line: Line, height: float) -> bool:
 
 
 _RUNNING_WORD = re.compile(r"^[가-힣·ㆍ]{2,15}$")
+_SYLLABLE = re.compile(r"[가-힣]")
 _TITLE_WORD = re.compile(r"(형|교시|시험|문제|문제지|기출)$")
 
 

@@ -38,9 +38,11 @@ def ocr_type_sizes(words: tuple[OcrWord, ...]) -> list[float]:
     texts: dict[int, list[str]] = {}
     for w in words:
         texts.setdefault(w.line, []).append(w.text)
-    for k, w in enumerate(words):
-        line = syllables.get(w.line, ())
-        if len(line) >= _HEADING_SYLLABLES and (height := statistics.median(line)) >= _LARGER_TYPE * body_syllable \
-                and names_a_subject(" ".join(texts[w.line])):
-            sizes[k] = body * height / body_syllable
-    return sizes
+    larger = {
+        line: height
+        for line, boxes in syllables.items()
+        if len(boxes) >= _HEADING_SYLLABLES
+        and (height := statistics.median(boxes)) >= _LARGER_TYPE * body_syllable
+        and names_a_subject(" ".join(texts[line]))
+    }
+    return [body * larger[w.line] / body_syllable if w.line in larger else size for w, size in zip(words, sizes)]

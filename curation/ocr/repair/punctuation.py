@@ -10,6 +10,7 @@ from dataclasses import replace
 from curation.ocr.types import OcrWord, is_hangul
 
 _ARROW = re.compile(r"^-?[>›]$")
+_GLUED_ARROW = re.compile(r"(?<=[가-힣])-?[>›](?=[가-힣])")
 _DEGREES_C = re.compile(r"(?<=\d)[°º˚]C(?![A-Za-z])")
 
 
@@ -17,7 +18,6 @@ def celsius(text: str) -> str:
     """"40°C" as the one glyph Korean papers set, "40℃" (Hangul word processors insert ℃; Tesseract reads it as a
     degree sign and a C)."""
     return _DEGREES_C.sub("℃", text)
-_GLUED_ARROW = re.compile(r"(?<=[가-힣])-?[>›](?=[가-힣])")
 
 
 def arrows(lines: list[list[OcrWord]]) -> None:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from curation.ocr.types import OcrWord
+from curation.ocr.types import OcrWord, is_hangul
 
-LETTER_X = re.compile(r"×(?=[가-힣])")  # no product runs straight into a Hangul syllable
+_LETTER_X = re.compile(r"×(?=[가-힣])")  # no product runs straight into a Hangul syllable
 # between a number (or its closing parenthesis) and a number, but not in the years 20x1, 20x2 of accounting
 # papers (as `accounting_year` writes them, before this step)
 _TIMES_BETWEEN = re.compile(r"(?<=[\d)])[xX](?=[\d(])(?<!20x(?=\d(?!\d)))")
@@ -19,7 +17,7 @@ _TIMES_BEFORE = re.compile(r"(?<![\w)])[xX](?=\d{2,}(?!\w))")  # "x100": a facto
 
 
 def multiplication_signs(text: str) -> str:
-    return _TIMES_BEFORE.sub("×", _TIMES_BETWEEN.sub("×", LETTER_X.sub("X", text)))
+    return _TIMES_BEFORE.sub("×", _TIMES_BETWEEN.sub("×", _LETTER_X.sub("X", text)))
 
 
 def letter_x_before_syllables(lines: list[list[OcrWord]], gap: float) -> None:
@@ -31,8 +29,7 @@ def letter_x_before_syllables(lines: list[list[OcrWord]], gap: float) -> None:
             sign, after = ws[k - 1], ws[k]
             height = max(sign.y1 - sign.y0, after.y1 - after.y0)
             number_before = k >= 2 and ws[k - 2].text[-1:].isdigit()
-            if sign.text == "×" and LETTER_X.match("×" + after.text[:1]) and after.x0 - sign.x1 < gap * height \
-                    and not number_before:
+            if sign.text == "×" and is_hangul(after.text[:1]) and after.x0 - sign.x1 < gap * height and not number_before:
                 ws[k - 1 : k + 1] = [replace(sign, text="X" + after.text, x1=after.x1, y0=min(sign.y0, after.y0),
                                              y1=max(sign.y1, after.y1), conf=min(sign.conf, after.conf))]
             k += 1
