@@ -114,9 +114,11 @@ def wait_for(driver, condition, what: str, timeout: float = 60):
 def log_in(driver, url: str, who: Annotator) -> None:
     from selenium.webdriver.common.by import By
 
+    driver.get(f"{url}/user/login/")  # cookies are deleted for the page's own site, so be on it first
     driver.delete_all_cookies()
     driver.get(f"{url}/user/login/")
-    driver.find_element(By.NAME, "email").send_keys(who.email)
+    # a loaded server can answer the navigation before the form is in the page
+    wait_for(driver, lambda d: d.find_element(By.NAME, "email"), "the login form").send_keys(who.email)
     driver.find_element(By.NAME, "password").send_keys(PASSWORD[who.email])
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait_for(driver, lambda d: "/user/login" not in d.current_url, f"{who.email} to be logged in")
