@@ -65,14 +65,19 @@ from curation.ocr.layout import page_regions  # noqa: E402
 from curation.ocr.page import ocr_page  # noqa: E402
 from curation.ocr.triage import text_layer_status  # noqa: E402
 from curation.ocr.types import OcrConfig, char_accuracy  # noqa: E402
+from curation.parse.meta import PaperMeta  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
-from curation.parse.routes import OcrWordSource  # noqa: E402
+from curation.parse.routes import OcrWordSource, with_house_dot  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata" / "pdf"
 SETS = {
     "tuning": ("cpa", "taxacc", "eip", "healthex", "physician", "pe"),  # pe: an essay paper, refused anyway
     "evaluation": ("swc1", "nurseaide", "damageadj", "physio"),
 }
+# The catalog code of each exam, which a maintainer's refresh passes with the paper (its middle-dot code point).
+LICENSES = {"cpa": "cpa", "taxacc": "tax_accountant", "eip": "engineer_information_processing",
+            "healthex": "health_exercise_manager", "physician": "physician", "swc1": "social_worker_1",
+            "nurseaide": "nurse_aide", "damageadj": "damage_adjuster", "physio": "physical_therapist"}
 PHYSICIAN = "physician_2025_r89_s1_q_NOTEXTLAYER.pdf"
 PHYSICIAN_KEY = "physician_2025_r89_s1-4_key.csv"
 
@@ -421,7 +426,8 @@ def main() -> None:
             print(f"{paper.stem[:44]:44} refused by the text-layer parse (not multiple choice)")
             continue
         for kind in args.kinds:
-            read = read_scan(paper, KINDS[kind], pages, config, args.cache)
+            exam_config = with_house_dot(config, PaperMeta(license=LICENSES.get(exam_of(paper))))
+            read = read_scan(paper, KINDS[kind], pages, exam_config, args.cache)
             s = score(truth, read, len(pages), confusions[name])
             scores[(name, kind)].add(s)
             print(_row(f"{paper.stem[:32]} {kind}", s) + (f"  ({read['error'][:60]})" if "error" in read else ""), flush=True)

@@ -116,6 +116,10 @@ class License(_Frozen):
     source: Sources | None = None
     discovery: Discovery | None = None
     kind: Literal["professional", "technical", "other"] = "professional"
+    # The code point the body's typesetting writes a middle dot in (its text layers: 국시원 ∙ U+2219, 금융감독원's
+    # CPA papers · U+00B7, Q-Net ㆍ U+318D). One printed glyph, so OCR cannot tell them apart; the route writes
+    # the dots it reads in this one, so that scanned and text-layer papers of one exam agree. None: as read (ㆍ).
+    middle_dot: Literal["ㆍ", "·", "∙"] | None = None
 
 
 class TechnicalDomain(_Frozen):

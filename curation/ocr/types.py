@@ -75,6 +75,8 @@ class OcrConfig:
     find_markers: bool = True
     # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region.
     user_words: bool = True
+    # The code point the middle dots read are written in (the exam body's, ``License.middle_dot``); None: as read.
+    middle_dot: str | None = None
 
     @property
     def user_words_file(self) -> Path | None:
@@ -84,7 +86,8 @@ class OcrConfig:
     def fingerprint(self) -> str:
         latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
         words = "_userwords" if self.user_words else ""
-        return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}"
+        dot = f"_dot-U+{ord(self.middle_dot):04X}" if self.middle_dot else ""
+        return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}{dot}"
                 + ("" if self.find_markers else "_nomarkers"))
 
 

@@ -18,13 +18,14 @@ import hashlib
 import re
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable, Literal, Mapping
 
 import pymupdf
 
+from curation.catalog import load_catalog
 from curation.core.errors import CurationError, InputError
 from curation.core.item import LOW_CONFIDENCE_FLAG, REPAIRED_FLAG, Item, Provenance, Repair
 from curation.core.markers import current
@@ -35,6 +36,7 @@ from curation.ocr.tesseract import install_hint, tesseract_available
 from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
+from curation.parse.meta import PaperMeta
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
@@ -133,6 +135,15 @@ def _gutter(regions: tuple[Region, ...], page_height: float) -> float | None:
     return best[1] if best else None
 
 
+def with_house_dot(config: OcrConfig, meta: PaperMeta | None) -> OcrConfig:
+    """``config`` writing middle dots in the code point of the paper's exam body, where the caller names the exam
+    (``License.middle_dot``); as it is otherwise."""
+    if config.middle_dot or meta is None or not meta.license:
+        return config
+    dot = next((lic.middle_dot for lic in load_catalog().licenses if lic.code == meta.license), None)
+    return replace(config, middle_dot=dot) if dot else config
+
+
 def parse_pdf(
     path: Path,
     *,
@@ -144,6 +155,7 @@ def parse_pdf(
 ) -> RouteResult:
     """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
     vision model when ``vlm`` is given."""
+    config = with_house_dot(config, kwargs.get("meta"))
     with reading_ahead():  # the OCR check reads each page's text once, for the parse too
         hook = None
         if ocr != "never":

@@ -1,5 +1,6 @@
 """Punctuation as Korean papers print it and Tesseract misreads it: arrows between Korean words, curly
-quotes, the "(" lost before an English term, bullets opening a line, the degree Celsius sign."""
+quotes, the "(" lost before an English term, bullets opening a line, the degree Celsius sign, middle dots in the
+exam body's code point."""
 
 from __future__ import annotations
 
@@ -99,6 +100,19 @@ def balance_parentheses(lines: list[list[OcrWord]]) -> None:
 
 
 _DOTS = "ㆍ·∙•"
+_MIDDLE_DOTS = re.compile("[ㆍ·∙]")
+
+
+def house_middle_dots(lines: list[list[OcrWord]], dot: str | None) -> None:
+    """Middle dots (ㆍ, which the Korean model reads for nearly every one, · or ∙, a small one opening a line
+    included) written as ``dot``, the code point the exam body's typesetting uses for the one printed glyph; as
+    read when ``dot`` is None. Bullets (•) stay."""
+    if dot is None:
+        return
+    for ws in lines:
+        for j, word in enumerate(ws):
+            if _MIDDLE_DOTS.search(word.text):
+                ws[j] = replace(word, text=_MIDDLE_DOTS.sub(dot, word.text))
 
 
 def fix_bullets(lines: list[list[OcrWord]]) -> None:
