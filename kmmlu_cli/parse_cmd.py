@@ -28,7 +28,9 @@ cli = typer.Typer()
 def parse_cmd(
     paper: Path = typer.Argument(..., help="Question paper: PDF (with or without text), HWP, HWPX or a ZIP of them."),
     key: Optional[Path] = typer.Option(None, "--key", help="Official answer key (PDF, CSV, JSON, XLSX)."),
-    license: Optional[str] = typer.Option(None, "--license", help="Catalog code, e.g. cpa."),
+    license: Optional[str] = typer.Option(
+        None, "--license", help="Catalog code, e.g. cpa (it also says how OCR writes middle dots)."
+    ),
     year: Optional[int] = typer.Option(None, "--year"),
     session: Optional[int] = typer.Option(None, "--session", help="교시."),
     form: Optional[str] = typer.Option(None, "--form", help="Booklet form: A, B, 홀수, 짝수."),
