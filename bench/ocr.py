@@ -210,7 +210,7 @@ def read_scan(paper: Path, kind: ScanKind, pages: list[int], config: OcrConfig, 
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / paper.name
         make_scan(paper, scan, kind, pages)
-        hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
+        hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, middle_dot=config.middle_dot)
         start = time.perf_counter()
         try:
             record = _record(parse_paper(scan, ocr=hook))
@@ -354,7 +354,7 @@ def image_only_structure(config: OcrConfig) -> str:
     options or a reject."""
     with open(REALDATA / PHYSICIAN_KEY, encoding="utf-8") as f:
         printed = [int(row["문제번호"]) for row in csv.DictReader(f) if row["교시"] == "1교시"]
-    hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
+    hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, middle_dot=config.middle_dot)
     start = time.perf_counter()
     result = parse_paper(REALDATA / PHYSICIAN, ocr=hook)
     seconds = time.perf_counter() - start

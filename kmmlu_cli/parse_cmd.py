@@ -29,7 +29,7 @@ def parse_cmd(
     paper: Path = typer.Argument(..., help="Question paper: PDF (with or without text), HWP, HWPX or a ZIP of them."),
     key: Optional[Path] = typer.Option(None, "--key", help="Official answer key (PDF, CSV, JSON, XLSX)."),
     license: Optional[str] = typer.Option(
-        None, "--license", help="Catalog code, e.g. cpa (it also says how OCR writes middle dots)."
+        None, "--license", help="Catalog code, e.g. cpa (read from the title when not given)."
     ),
     year: Optional[int] = typer.Option(None, "--year"),
     session: Optional[int] = typer.Option(None, "--session", help="교시."),

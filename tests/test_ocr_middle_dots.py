@@ -1,6 +1,6 @@
 """Middle dots on a scan: one printed glyph that exam bodies' typesetting writes in different code points (국시원
-∙ U+2219, Q-Net ㆍ U+318D). Read by OCR, they are written in the code point of the exam the paper is named as,
-and the step is on the item's record."""
+∙ U+2219, Q-Net ㆍ U+318D). Read by OCR, they are written in the code point of the exam the paper is named as
+(by the caller, or else by the title on its first page), and the step is on the item's record."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ OPTIONS = ["환자의 혈압ㆍ맥박을 측정하여 기록한다", "환자의 
            "환자의 배뇨ㆍ배변 양상을 관찰한다", "환자의 체위ㆍ자세를 두 시간마다 바꾼다"]
 
 
-def _scan(path: Path) -> Path:
+def _scan(path: Path, title: str | None = None) -> Path:
     text = pymupdf.open()
     page = text.new_page(width=595, height=842)
     y = 90.0
+    if title:
+        page.insert_text((150, 50), title, fontname="korea", fontsize=16)
     for number in range(1, 6):
-        page.insert_text((50, y), f"{number}. 다음 중 간호조무사가 환자를 돌볼 때 하는 일로 옳은 것은?", fontname="korea", fontsize=11)
+        page.insert_text((50, y), f"{number}. 다음 중 병동에서 환자를 돌볼 때 하는 일로 옳은 것은?", fontname="korea", fontsize=11)
         for k, option in enumerate(OPTIONS):
             y += 17
             page.insert_text((58, y), f"{'①②③④⑤'[k]} {option}", fontname="korea", fontsize=11)
@@ -51,3 +53,10 @@ def test_middle_dots_are_written_as_the_exam_body_writes_them(tmp_path):
         assert "house_middle_dots" in {r.step for r in item.provenance.repairs}
     [unnamed] = parse(scan)
     assert all(_dots(item.options) and "∙" not in _dots(item.options) for item in unnamed.items)
+
+
+@needs_tesseract
+def test_a_scan_named_by_its_title_gets_its_body_s_middle_dots(tmp_path):
+    [titled] = parse(_scan(tmp_path / "titled.pdf", title="2024년도 제1회 간호조무사 국가시험"))
+    assert len(titled.items) == 5
+    assert all(_dots(item.options) == {"∙"} for item in titled.items)

@@ -130,7 +130,7 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
         _place(marker, ordered)
     ordered.sort(key=lambda ws: min(w.y0 for w in ws))
     lines_out = [sorted(ws, key=lambda w: w.x0) for ws in ordered]
-    repair_lines(lines_out, config.middle_dot)
+    repair_lines(lines_out)
     return lines_out
 
 

@@ -75,7 +75,8 @@ class OcrConfig:
     find_markers: bool = True
     # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region.
     user_words: bool = True
-    # The code point the middle dots read are written in (the exam body's, ``License.middle_dot``); None: as read.
+    # The code point the parser's OCR hook writes middle dots in (the exam body's, ``License.middle_dot``);
+    # None: the one of the exam the first page's title names, or as read.
     middle_dot: str | None = None
 
     @property

@@ -32,11 +32,13 @@ from curation.core.markers import current
 from curation.core.rejects import Reject
 from curation.ocr.numbers import QuestionNumbers
 from curation.ocr.page import ocr_page
+from curation.ocr.repair.punctuation import house_middle_dots
+from curation.ocr.repair.records import recorded
 from curation.ocr.tesseract import install_hint, tesseract_available
 from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
-from curation.parse.meta import PaperMeta
+from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
@@ -48,6 +50,7 @@ from curation.readers.words import Word, reading_ahead
 from curation.sources.filetype import describe, sniff_file
 
 OcrMode = Literal["never", "auto", "always"]
+TITLE_WORDS = 60  # the words of a cover that name the exam (a title, its year and session), before the notices
 # The versions of the code each route runs: what a completion marker records (``curation.core.markers``).
 ROUTE_VERSIONS = {
     "pdf-text": ("PARSER_VERSION",),
@@ -78,8 +81,13 @@ class OcrWordSource:
         read: Callable[[pymupdf.Page], OcrPage],
         low_confidence: float,
         on_page: Callable[[int, int], None] | None = None,
+        middle_dot: str | None = None,
     ) -> None:
         self.read = read
+        # The exam body's middle-dot code point; when the caller does not name the exam, the title of the
+        # first page read does (a whole scan's first page is its cover).
+        self.middle_dot = middle_dot
+        self._title_read = middle_dot is not None
         self.low_confidence = low_confidence
         self.on_page = on_page  # called with (page number, pages in the document) after each page
         self.pages: dict[int, tuple[OcrWord, ...]] = {}
@@ -93,7 +101,7 @@ class OcrWordSource:
 
     def __call__(self, page: pymupdf.Page) -> list[Word]:
         read = self._read_ahead.pop(page.number, None) or self.read(page)
-        words = self.numbers.repair(read.words, partial(self._next_words, page))
+        words = self._dotted(self.numbers.repair(read.words, partial(self._next_words, page)))
         self.pages[page.number] = words
         self.rules[page.number] = list(read.rules)
         if (gutter := _gutter(read.regions, page.rect.height)) is not None:
@@ -101,6 +109,13 @@ class OcrWordSource:
         if self.on_page is not None:
             self.on_page(page.number + 1, page.parent.page_count)
         return [Word(w.x0, w.y0, w.x1, w.y1, w.text, size, page.number, True, w.conf, w.repairs) for w, size in zip(words, ocr_type_sizes(words))]
+
+    def _dotted(self, words: tuple[OcrWord, ...]) -> tuple[OcrWord, ...]:
+        if not self._title_read:
+            self._title_read = True
+            top = sorted(words, key=lambda w: (w.y0, w.x0))[:TITLE_WORDS]  # top down: a title spans columns
+            self.middle_dot = house_dot(read_meta(" ".join(w.text for w in top)).license)
+        return tuple(recorded("house_middle_dots", words, house_middle_dots(words, self.middle_dot)))
 
     def _next_words(self, page: pymupdf.Page) -> tuple[OcrWord, ...]:
         """The words of the page after ``page`` (read now, kept for its turn); none after the last page."""
@@ -135,13 +150,17 @@ def _gutter(regions: tuple[Region, ...], page_height: float) -> float | None:
     return best[1] if best else None
 
 
+def house_dot(license: str | None) -> str | None:
+    """The code point the exam body of ``license`` (a catalog code) writes middle dots in, if the catalog says."""
+    return next((lic.middle_dot for lic in load_catalog().licenses if lic.code == license), None) if license else None
+
+
 def with_house_dot(config: OcrConfig, meta: PaperMeta | None) -> OcrConfig:
     """``config`` writing middle dots in the code point of the paper's exam body, where the caller names the exam
     (``License.middle_dot``); as it is otherwise."""
-    if config.middle_dot or meta is None or not meta.license:
+    if config.middle_dot or meta is None or not (dot := house_dot(meta.license)):
         return config
-    dot = next((lic.middle_dot for lic in load_catalog().licenses if lic.code == meta.license), None)
-    return replace(config, middle_dot=dot) if dot else config
+    return replace(config, middle_dot=dot)
 
 
 def parse_pdf(
@@ -162,14 +181,14 @@ def parse_pdf(
             with pymupdf.open(path) as doc:
                 need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
             if need and vlm is not None:
-                hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page)
+                hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page, config.middle_dot)
             elif need:
                 if not tesseract_available(config.lang):
                     raise InputError(
                         f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
                         f"installed: {install_hint(config.lang)}, or pass --ocr never"
                     )
-                hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page)
+                hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page, config.middle_dot)
         if ocr == "always" and hook is not None:
             result = _parse_forcing_ocr(path, hook, **kwargs)
         else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import replace
+from typing import Sequence
 
 from curation.ocr.types import OcrWord, is_hangul
 
@@ -103,16 +104,13 @@ _DOTS = "ㆍ·∙•"
 _MIDDLE_DOTS = re.compile("[ㆍ·∙]")
 
 
-def house_middle_dots(lines: list[list[OcrWord]], dot: str | None) -> None:
+def house_middle_dots(words: Sequence[OcrWord], dot: str | None) -> list[OcrWord]:
     """Middle dots (ㆍ, which the Korean model reads for nearly every one, · or ∙, a small one opening a line
     included) written as ``dot``, the code point the exam body's typesetting uses for the one printed glyph; as
     read when ``dot`` is None. Bullets (•) stay."""
     if dot is None:
-        return
-    for ws in lines:
-        for j, word in enumerate(ws):
-            if _MIDDLE_DOTS.search(word.text):
-                ws[j] = replace(word, text=_MIDDLE_DOTS.sub(dot, word.text))
+        return list(words)
+    return [replace(w, text=_MIDDLE_DOTS.sub(dot, w.text)) if _MIDDLE_DOTS.search(w.text) else w for w in words]
 
 
 def fix_bullets(lines: list[list[OcrWord]]) -> None:

@@ -43,7 +43,6 @@ from curation.ocr.repair.punctuation import (
     corner_brackets,
     curly_quotes,
     fix_bullets,
-    house_middle_dots,
 )
 from curation.ocr.repair.records import recorded
 from curation.ocr.repair.scripts import reread_scripts
@@ -122,10 +121,10 @@ def repair_word(word: OcrWord) -> OcrWord:
     return word if text == word.text else replace(word, text=text, repairs=repairs)
 
 
-def repair_lines(lines: list[list[OcrWord]], middle_dot: str | None = None) -> None:
+def repair_lines(lines: list[list[OcrWord]]) -> None:
     """A region's lines, in reading order, after every line step (in place), each word with the steps that
-    changed it; last, the middle dots in the exam body's code point (``OcrConfig.middle_dot``)."""
-    for name, step in [*LINE_STEPS, ("house_middle_dots", partial(house_middle_dots, dot=middle_dot))]:
+    changed it."""
+    for name, step in LINE_STEPS:
         before = [list(ws) for ws in lines]
         step(lines)
         for ws, old in zip(lines, before):
