@@ -93,6 +93,9 @@ def browser():
     options.binary_location = str(CHROMIUM)
     for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    # Leaving a labeling page can ask "leave the page?"; selenium's default dismisses it, which cancels the
+    # navigation and leaves the next person's log-in on the last one's page.
+    options.unhandled_prompt_behavior = "accept"
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     yield driver
     driver.quit()
@@ -112,13 +115,21 @@ def wait_for(driver, condition, what: str, timeout: float = 60):
 
 
 def log_in(driver, url: str, who: Annotator) -> None:
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
 
-    driver.get(f"{url}/user/login/")  # cookies are deleted for the page's own site, so be on it first
-    driver.delete_all_cookies()
-    driver.get(f"{url}/user/login/")
-    # a loaded server can answer the navigation before the form is in the page
-    wait_for(driver, lambda d: d.find_element(By.NAME, "email"), "the login form").send_keys(who.email)
+    for _attempt in range(3):  # a loaded server can answer the navigation before the form is in the page
+        driver.get(f"{url}/logout")  # as a person would; the browser accepts a labeling page's "leave the page?"
+        driver.delete_all_cookies()
+        driver.get(f"{url}/user/login/")
+        try:
+            form = wait_for(driver, lambda d: d.find_element(By.NAME, "email"), "the login form", timeout=20)
+            break
+        except TimeoutException:
+            continue
+    else:
+        raise AssertionError(f"no login form at {driver.current_url} ({driver.title!r}): {page_text(driver)[:300]!r}")
+    form.send_keys(who.email)
     driver.find_element(By.NAME, "password").send_keys(PASSWORD[who.email])
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait_for(driver, lambda d: "/user/login" not in d.current_url, f"{who.email} to be logged in")
