@@ -65,9 +65,8 @@ from curation.ocr.layout import page_regions  # noqa: E402
 from curation.ocr.page import ocr_page  # noqa: E402
 from curation.ocr.triage import text_layer_status  # noqa: E402
 from curation.ocr.types import OcrConfig, char_accuracy  # noqa: E402
-from curation.parse.meta import PaperMeta  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
-from curation.parse.routes import OcrWordSource, with_house_dot  # noqa: E402
+from curation.parse.routes import OcrWordSource, house_dot  # noqa: E402
 
 REALDATA = REPO.parent / "shared" / "realdata" / "pdf"
 SETS = {
@@ -203,14 +202,17 @@ def _record(result) -> dict:
 
 
 def read_scan(paper: Path, kind: ScanKind, pages: list[int], config: OcrConfig, cache: Path) -> dict:
-    """The OCR parse of a scan of ``pages`` (cached), with its page character accuracy and OCR seconds."""
-    stored = cache / config.fingerprint / kind.name / f"{paper.stem}-p{'_'.join(map(str, pages))}.json"
+    """The OCR parse of a scan of ``pages`` (cached), with its page character accuracy and OCR seconds; middle dots
+    in the code point of the paper's exam body, as a refresh that names the exam writes them."""
+    dot = house_dot(LICENSES.get(exam_of(paper)))
+    marked = f"-dot-U+{ord(dot):04X}" if dot else ""
+    stored = cache / config.fingerprint / kind.name / f"{paper.stem}-p{'_'.join(map(str, pages))}{marked}.json"
     if stored.exists():
         return json.loads(stored.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / paper.name
         make_scan(paper, scan, kind, pages)
-        hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, middle_dot=config.middle_dot)
+        hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, middle_dot=dot)
         start = time.perf_counter()
         try:
             record = _record(parse_paper(scan, ocr=hook))
@@ -354,7 +356,7 @@ def image_only_structure(config: OcrConfig) -> str:
     options or a reject."""
     with open(REALDATA / PHYSICIAN_KEY, encoding="utf-8") as f:
         printed = [int(row["문제번호"]) for row in csv.DictReader(f) if row["교시"] == "1교시"]
-    hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, middle_dot=config.middle_dot)
+    hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence)
     start = time.perf_counter()
     result = parse_paper(REALDATA / PHYSICIAN, ocr=hook)
     seconds = time.perf_counter() - start
@@ -426,8 +428,7 @@ def main() -> None:
             print(f"{paper.stem[:44]:44} refused by the text-layer parse (not multiple choice)")
             continue
         for kind in args.kinds:
-            exam_config = with_house_dot(config, PaperMeta(license=LICENSES.get(exam_of(paper))))
-            read = read_scan(paper, KINDS[kind], pages, exam_config, args.cache)
+            read = read_scan(paper, KINDS[kind], pages, config, args.cache)
             s = score(truth, read, len(pages), confusions[name])
             scores[(name, kind)].add(s)
             print(_row(f"{paper.stem[:32]} {kind}", s) + (f"  ({read['error'][:60]})" if "error" in read else ""), flush=True)

@@ -75,9 +75,6 @@ class OcrConfig:
     find_markers: bool = True
     # Korean words of the subjects (USER_WORDS) added to Tesseract's dictionary for the reading of a region.
     user_words: bool = True
-    # The code point the parser's OCR hook writes middle dots in (the exam body's, ``License.middle_dot``);
-    # None: the one of the exam the first page's title names, or as read.
-    middle_dot: str | None = None
 
     @property
     def user_words_file(self) -> Path | None:
@@ -87,8 +84,7 @@ class OcrConfig:
     def fingerprint(self) -> str:
         latin = f"_latin-{self.latin_lang}-below{self.latin_below:g}" if self.latin_lang else ""
         words = "_userwords" if self.user_words else ""
-        dot = f"_dot-U+{ord(self.middle_dot):04X}" if self.middle_dot else ""
-        return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}{dot}"
+        return (f"{OCR_VERSION}_{self.lang}{latin}_psm{self.psm}_{self.dpi}dpi{words}"
                 + ("" if self.find_markers else "_nomarkers"))
 
 

@@ -18,7 +18,7 @@ import hashlib
 import re
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Callable, Literal, Mapping
@@ -38,7 +38,7 @@ from curation.ocr.tesseract import install_hint, tesseract_available
 from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
-from curation.parse.meta import PaperMeta, read_meta
+from curation.parse.meta import read_meta
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
@@ -155,14 +155,6 @@ def house_dot(license: str | None) -> str | None:
     return next((lic.middle_dot for lic in load_catalog().licenses if lic.code == license), None) if license else None
 
 
-def with_house_dot(config: OcrConfig, meta: PaperMeta | None) -> OcrConfig:
-    """``config`` writing middle dots in the code point of the paper's exam body, where the caller names the exam
-    (``License.middle_dot``); as it is otherwise."""
-    if config.middle_dot or meta is None or not (dot := house_dot(meta.license)):
-        return config
-    return replace(config, middle_dot=dot)
-
-
 def parse_pdf(
     path: Path,
     *,
@@ -174,21 +166,22 @@ def parse_pdf(
 ) -> RouteResult:
     """A PDF, OCR-ing pages without a usable text layer (or all, or none) with Tesseract, or with the
     vision model when ``vlm`` is given."""
-    config = with_house_dot(config, kwargs.get("meta"))
+    meta = kwargs.get("meta")
+    dot = house_dot(meta.license if meta else None)  # the exam the caller names; else the OCR hook reads the title
     with reading_ahead():  # the OCR check reads each page's text once, for the parse too
         hook = None
         if ocr != "never":
             with pymupdf.open(path) as doc:
                 need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
             if need and vlm is not None:
-                hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page, config.middle_dot)
+                hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page, dot)
             elif need:
                 if not tesseract_available(config.lang):
                     raise InputError(
                         f"{path}: {len(need)} pages have no usable text layer and Tesseract ({config.lang}) is not "
                         f"installed: {install_hint(config.lang)}, or pass --ocr never"
                     )
-                hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page, config.middle_dot)
+                hook = OcrWordSource(partial(ocr_page, config=config), config.low_confidence, on_page, dot)
         if ocr == "always" and hook is not None:
             result = _parse_forcing_ocr(path, hook, **kwargs)
         else:
