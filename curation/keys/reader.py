@@ -17,6 +17,7 @@ from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.readers.hwp_pictures import hwp_pictures
 from curation.readers.hwpx import is_hwpx
+from curation.readers.pdf import upright
 from curation.readers.words import Word
 from curation.sources.filetype import describe, sniff_file
 
@@ -85,7 +86,7 @@ def _is_xlsx(path: Path) -> bool:
 
 def _open_pdf(path: Path) -> pymupdf.Document:
     try:
-        return pymupdf.open(path, filetype="pdf")
+        return upright(pymupdf.open(path, filetype="pdf"))
     except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise InputError(f"{path}: PDF cannot be opened even with repair ({exc}); download it again")
 

@@ -25,4 +25,15 @@ def open_pdf(path: Path) -> pymupdf.Document:
         raise InputError(f"{path}: the PDF is encrypted with a password; get an unprotected copy of the paper")
     if doc.page_count == 0:
         raise InputError(f"{path}: the PDF has no pages")
+    return upright(doc)
+
+
+def upright(doc: pymupdf.Document) -> pymupdf.Document:
+    """``doc`` with every page stored turned (``/Rotate``, as scanners and some producers store landscape
+    sheets or whole papers) turned back in memory, keeping its look: MuPDF gives text, drawings and images in
+    the unturned page's coordinates, where lines of a turned page run down the sheet. The file is not
+    touched."""
+    for page in doc:
+        if page.rotation:
+            page.remove_rotation()
     return doc
