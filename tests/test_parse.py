@@ -537,7 +537,7 @@ def test_numbers_printed_without_an_item_are_no_gap():
 
 
 def test_a_running_foot_read_a_little_differently_by_ocr_on_every_page_is_furniture():
-    from curation.parse.layout import lay_out
+    from curation.parse.furniture import lay_out
 
     feet = ["2024년도 회계학 ①형 3/16", "2024년도 회계학 (1)형 짓4/16", "2024년도 회계학 ①형 직5/16", "2O24년도 회계학 ①형 6/16"]
     pages = []
@@ -563,7 +563,7 @@ def test_a_running_head_with_the_page_count_is_furniture_with_what_lies_above_it
     """"제2교시 세법개론 ①형 9/16": the subject title above it is set in display type that OCR reads as
     junk ("4 난"), and "①형" is read as "0)형", so neither repeats; the count does. An option "③ 3/16"
     and a question at the top of a column are no heads."""
-    from curation.parse.layout import lay_out
+    from curation.parse.furniture import lay_out
 
     pages = []
     for index in range(4):
@@ -585,7 +585,7 @@ def test_a_boxed_page_number_ocr_misreads_beside_the_running_head_is_furniture()
     """"홀수형 2020년도 제48회 물리치료사 국가시험(1교시)" with the page number boxed at its right end: OCR reads the
     box's top edge as a line of its own ("nn" over the right column), and the digit as "h" or "6]". A short token
     in the margin that no furniture touches (a label above the first question) stays."""
-    from curation.parse.layout import lay_out
+    from curation.parse.furniture import lay_out
 
     head = [("홀수형", 99, 145), ("2020", 203, 250), ("년도", 269, 300), ("제", 324, 334), ("48", 339, 356), ("회", 364, 380),
             ("물리치료사", 395, 470), ("국가시험(1", 514, 600), ("교시)", 621, 650)]
@@ -614,6 +614,14 @@ def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
     items = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items
     assert not [item.number for item in items if any("교시" in option or "/16" in option for option in item.options)]
     assert items[5].options[-1].endswith("그 운임을 청구하지 못한다.")
+
+
+@pytest.mark.realdata
+def test_a_page_number_set_across_the_gutter_leaves_no_dash_in_the_left_column():
+    """The information-processing 2024 paper centres "- 5 -" over its gutter: the left column took the first
+    dash, which joined question 70's last option. ("10.3.2.1 4" is as the page prints it.)"""
+    item = next(item for item in parsed("eip_2024_r1_written_q+a").items if item.number == 70)
+    assert list(item.options) == ["200.168.30.1", "10.3.2.1 4", "225.2.4.1", "172.16.98.3"]
 
 
 @pytest.mark.parametrize("enabled", [True, False])

@@ -31,9 +31,9 @@ from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps
 from curation.parse.fractions import stack_fractions
+from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
 from curation.parse.keyjoin import ranges
-from curation.parse.layout import lay_out, running_subjects
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
@@ -157,7 +157,7 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
     """Render each item's region into ``crops_dir/<item id>.png``; the items point at it (relative path)."""
     crops: dict[str, Path] = {}
     items = []
-    with pymupdf.open(result.summary.source) as doc, PageCropper(doc) as cropper:
+    with open_pdf(Path(result.summary.source)) as doc, PageCropper(doc) as cropper:
         for item in result.items:
             crop = crops_dir / f"{item.id}.png"
             cropper.save(result.regions[item.id], crop)

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from curation.parse.blocks import Block
+from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
-from curation.parse.layout import PageText, gutters, one_column, order_page
+from curation.parse.layout import gutters, one_column, order_page, spread_middle
 from curation.parse.segment import START, Segmented, segment
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word, circled_value
@@ -192,13 +193,51 @@ def _other_reading(
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
     than half its questions: (its name, the page so read, its faults), None where no reading does better; and the
-    numbered lines of the reading that shows the most question numbers (for rejects, if none does)."""
+    numbered lines of the reading that shows the most question numbers (for rejects, if none does). Each page of
+    a sheet that holds two is read again on its own."""
     words, width, height = page_words
     furniture = {id(w) for line in page.furniture for w in line.words}
     content = [w for w in words if id(w) not in furniture]
+    middle = spread_middle(words, width, height)
+    if middle is None:
+        found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height)
+        if found is None:
+            return None, numbered
+        name, lines, columns, left = found
+        return (name, PageText(page.index, page.width, page.height, lines, page.furniture, columns), left), numbered
+    names, lines, columns, left, numbered = [], [], 0, 0, []
+    for side, (x0, x1) in enumerate(((0.0, middle), (middle, width))):
+        first = [line for line in page.lines if (line.column >= 2) == bool(side)]
+        found, shown = _half_reading(
+            [w for w in content if x0 <= w.xc < x1], page.index, first, page_faults(first)[0], x0, x1, height
+        )
+        numbered += shown
+        if found is None:
+            lines += first
+            columns += len({line.column for line in first if line.column not in (-1, 2)}) or 1
+            left += page_faults(first)[0]
+            continue
+        names.append(f"{('left', 'right')[side]} page: {found[0]}")
+        for line in found[1] if side else ():
+            line.column += 3
+        lines += found[1]
+        columns += found[2]
+        left += found[3]
+    if not names:
+        return None, numbered
+    return ("; ".join(names), PageText(page.index, page.width, page.height, lines, page.furniture, columns), left), numbered
+
+
+def _half_reading(
+    content: list[Word], index: int, first: list[Line], faults: int, left: float, width: float, height: float
+) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
+    """The other readings of a page's content lines (from ``left`` to ``width``), as ``_other_reading`` chooses
+    among them: (name, lines, columns, faults) of the one taken or None, and the numbered lines."""
     best: tuple[int, str, list[Line], int] | None = None
-    numbered = _printed_numbers(page.lines)
-    for name, lines, columns in _readings(content, page.index, width, height):
+    numbered = _printed_numbers(first)
+    if faults == 0:
+        return None, numbered
+    for name, lines, columns in _readings(content, index, width, height, left):
         found, questions = page_faults(lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
@@ -208,14 +247,17 @@ def _other_reading(
             numbered = shown
     if best is None:
         return None, numbered
-    return (best[1], PageText(page.index, page.width, page.height, best[2], page.furniture, best[3]), best[0]), numbered
+    return (best[1], best[2], best[3], best[0]), numbered
 
 
-def _readings(words: list[Word], index: int, width: float, height: float):
+def _readings(words: list[Word], index: int, width: float, height: float, left: float = 0.0):
     """The other readings of a page, likeliest first."""
-    for gutter in gutters(words, width, height):
-        yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter)
-        yield f"two columns at x={gutter:.0f}, no full-width rows", *order_page(words, index, width, height, gutter, bands=False)
+    for gutter in gutters(words, width, height, left):
+        yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left)
+        yield (
+            f"two columns at x={gutter:.0f}, no full-width rows",
+            *order_page(words, index, width, height, gutter, bands=False, left=left),
+        )
     yield "one column", one_column(words, index, width), 1
     yield "blocks", *xy_cut(words, index)
 

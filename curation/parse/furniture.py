@@ -1,0 +1,253 @@
+"""Page furniture: what a page prints that is not content (running heads and feet, page numbers, candidate-
+information boxes), found by what repeats across the paper's pages, and each page's content lines in reading
+order without it (``lay_out``)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz.distance import Levenshtein
+
+from curation.parse.layout import order_page
+from curation.readers.words import CIRCLED, Line, Word
+
+_FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
+_OUTER_BAND = 0.2  # the share within which a head set inside wide margins (or on a larger sheet) still stands
+_PAGE_NUMBER = re.compile(
+    r"^[\s\-–—(（<\[]*(?:\d{1,3}\s*[-–—/]\s*)?\d{1,3}\s*[)）>\]\-–—]*\s*(?:면|쪽|page|p\.?)?$", re.I
+)
+_PAGE_NUMBER_PAREN = re.compile(r"\(\s*\d{1,3}\s*[-–—/]\s*\d{1,3}\s*\)\s*$")
+_CANDIDATE_BOX = re.compile(r"(수\s*험\s*번\s*호|응\s*시\s*번\s*호|성\s*명\s*$|^성\s*명)")
+_DIGITS = re.compile(r"\d+")
+# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
+# only on such pages (too few to count as repeating).
+_CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
+
+
+@dataclass(slots=True)
+class PageText:
+    """One page's content lines in reading order, and the lines taken out as page furniture."""
+
+    index: int
+    width: float
+    height: float
+    lines: list[Line]
+    furniture: list[Line]
+    columns: int
+
+
+def furniture_key(text: str) -> str:
+    return _DIGITS.sub("#", re.sub(r"\s+", "", text))
+
+
+def is_page_number(text: str) -> bool:
+    t = text.strip()
+    return bool(t) and (bool(_PAGE_NUMBER.match(t)) or bool(_PAGE_NUMBER_PAREN.search(t)))
+
+
+def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None) -> list[PageText]:
+    """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
+    pages (digits ignored), page numbers (and the short junk OCR reads a boxed one as, level with a running
+    head), and candidate-information boxes. ``gutters`` gives the gutter of
+    pages whose columns are known already (OCR found them in the page image)."""
+    ordered = []
+    for index, (words, width, height) in enumerate(pages):
+        lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
+        ordered.append((index, width, height, lines, columns))
+    margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
+    margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)
+    in_margin: Counter[str] = Counter()
+    for keyed in margin_lines:
+        in_margin.update({key for key, _ in keyed})
+    repeat = max(2, int(0.3 * len(pages)))
+    outer = [[l.text for l in lines if _is_outer(l, height)] for _, _, height, lines, _ in ordered]
+    page_counts = _page_counts(outer, repeat)
+    standing = _standing_lines([(height, lines) for _, _, height, lines, _ in ordered], repeat)
+    result = []
+    for index, width, height, lines, columns in ordered:
+
+        def candidate(line: Line) -> bool:
+            if not _is_margin(line, height):
+                return id(line) in standing
+            key = furniture_key(line.text)
+            if in_margin[key] >= repeat or is_page_number(line.text) or _CONTINUED.match(line.text):
+                return True
+            return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
+
+        # Furniture sits at the page's edge: nothing but other furniture between it and the edge. A head
+        # with the page count takes what lies above it along.
+        marked = [candidate(line) for line in lines]
+        repeated = [m and not (is_page_number(l.text) or _CONTINUED.match(l.text)) for m, l in zip(marked, lines)]
+        for i, line in enumerate(lines):  # what OCR makes of a boxed page number beside a head is furniture too,
+            # and the dash of "- 5 -" set across the gutter that the left column took
+            if not marked[i] and _is_margin(line, height) and (_misread_mark(line) or not _WORDY.search(line.text)):
+                marked[i] = any(marked[j] and _with(other, line) for j, other in enumerate(lines) if j != i)
+        for i, line in enumerate(lines):  # "한다." wrapped under the column's last option repeats, but hangs on it
+            if repeated[i] and any(not marked[j] and _hangs_on(line, other, height) for j, other in enumerate(lines)):
+                marked[i] = False
+        heads = _beside_page_counts(lines, height, page_counts)
+        for i, line in enumerate(lines):
+            if heads[i]:
+                marked[i] = True
+            elif marked[i]:
+                top = line.yc < height / 2
+                marked[i] = all(
+                    marked[j] or (other.yc > line.y0 if top else other.yc < line.y1)
+                    for j, other in enumerate(lines)
+                    if j != i
+                )
+        keep, furniture = [], []
+        for line, is_furniture in zip(lines, marked):
+            if is_furniture or (line.y1 < height * 0.3 and _CANDIDATE_BOX.search(line.text)):
+                furniture.append(line)
+            else:
+                keep.append(line)
+        result.append(PageText(index, width, height, keep, furniture, columns))
+    return result
+
+
+# OCR reads a running foot a little differently on every page ("회계학 ①형 3/16", "회계학 (1)형 짓15/16"):
+# for OCR words, a margin line repeats where a page has one this similar (normalised edit distance).
+_OCR_FURNITURE_SIMILARITY = 0.7
+_OCR_FURNITURE_MIN_CHARS = 8
+
+
+_QUESTION_START = re.compile(r"^(문제?)?#[.)]")
+
+
+# "회계학 ①형 9/16": a running head or foot ends (or starts) with the page's number out of the paper's pages.
+_PAGE_OF_PAGES = re.compile(r"(?<![\d/.])(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
+
+
+def _fractions(text: str) -> list[tuple[int, int]]:
+    key = furniture_key(text)
+    if (_QUESTION_START.match(key) and len(key) > 12) or text.lstrip()[:1] in CIRCLED:
+        return []  # an option or a question ("③ 3/16") is never a page number; "0)형 9/16" is ①형 misread
+    return [(int(n), int(m)) for n, m in _PAGE_OF_PAGES.findall(text) if 0 < int(n) <= int(m)]
+
+
+def _page_counts(margin_texts: list[list[str]], repeat: int) -> set[int]:
+    """Page counts that margins print as "N/M" on at least ``repeat`` pages. The count, not the file's
+    length: a paper published without its blank last page still says "/16"."""
+    pages_with: Counter[int] = Counter()
+    for texts in margin_texts:
+        pages_with.update({m for text in texts for _, m in _fractions(text)})
+    return {m for m, n in pages_with.items() if n >= repeat and m >= 2}
+
+
+def _counts_pages(text: str, page_counts: set[int]) -> bool:
+    """A margin line holding this page's number out of the paper's pages: OCR reads the rest of a
+    running head differently on every page ("0)형 9/16", "(1)혈 12/16"), but the count stays."""
+    return any(m in page_counts for _, m in _fractions(text))
+
+
+def _beside_page_counts(lines: list[Line], height: float, page_counts: set[int]) -> list[bool]:
+    """Lines of a running head or foot that numbers the page out of the paper's pages: the line itself,
+    what stands level with it and what lies between it and the edge (a subject title set in display
+    type, which OCR reads as junk: "세법개론" as "4 난")."""
+    marked = [False] * len(lines)
+    for line in lines:
+        if not (_is_outer(line, height) and _counts_pages(line.text, page_counts)):
+            continue
+        top = line.yc < height / 2
+        for j, other in enumerate(lines):
+            if _is_outer(other, height) and (other.yc <= line.y1 if top else other.yc >= line.y0):
+                marked[j] = True
+    return marked
+
+
+def _misread_mark(line: Line) -> bool:
+    """A line OCR read as a token of three characters or fewer without Hangul: what OCR makes of a boxed page
+    number or a mark set in the running head ("nn" for a boxed 6)."""
+    text = line.text.strip()
+    return _read_by_ocr(line) and 0 < len(text) <= 3 and not _SYLLABLE.search(text)
+
+
+def _with(line: Line, mark: Line) -> bool:
+    """Whether ``mark`` stands level with ``line`` or touches it from above or below (the top edge of the box
+    round a page number, read as a line of its own)."""
+    height = line.y1 - line.y0
+    level = min(line.y1, mark.y1) - max(line.y0, mark.y0) > 0.5 * min(height, mark.y1 - mark.y0)
+    touching = mark.y1 >= line.y0 - 0.5 * height and mark.y0 <= line.y1 + 0.5 * height and mark.x0 < line.x1 and mark.x1 > line.x0
+    return level or touching
+
+
+def _hangs_on(line: Line, other: Line, height: float) -> bool:
+    """Whether ``line``, in a page's head (foot), has ``other`` under (over) it in its column as close as the
+    lines of a paragraph."""
+    gap = other.y0 - line.y1 if line.yc < height / 2 else line.y0 - other.y1
+    return line.x0 < other.x1 and other.x0 < line.x1 and 0 <= gap < 0.5 * min(line.y1 - line.y0, other.y1 - other.y0)
+
+
+def _read_by_ocr(line: Line) -> bool:
+    return any(w.conf is not None for w in line.words)
+
+
+def _similar_on(key: str, yc: float, margin_lines: list[list[tuple[str, float]]]) -> int:
+    """Pages with a margin line at the same height whose key is at least ``_OCR_FURNITURE_SIMILARITY``
+    like ``key``. A question opening a column ("5. <보기>의 괄호 안에 들어갈 ...") can look like the next
+    page's, so a numbered line is never taken."""
+    if len(key) < _OCR_FURNITURE_MIN_CHARS or _QUESTION_START.match(key):
+        return 0
+    return sum(
+        any(abs(y - yc) <= 3 and Levenshtein.normalized_similarity(key, other) >= _OCR_FURNITURE_SIMILARITY for other, y in lines)
+        for lines in margin_lines
+    )
+
+
+def _standing_lines(pages: Sequence[tuple[float, list[Line]]], repeat: int) -> set[int]:
+    """``id`` of each line in a page's outer ``_OUTER_BAND`` but inside its furniture band whose text (digits
+    aside) stands at the same height on ``repeat`` pages or more: the running head or foot of a paper whose
+    margins are wider than most. An option or a question opening a column is never one."""
+    heights: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
+    outer: list[tuple[Line, str]] = []
+    for page, (height, lines) in enumerate(pages):
+        for line in lines:
+            if _is_margin(line, height) or not _is_outer(line, height):
+                continue
+            key = furniture_key(line.text)
+            if _QUESTION_START.match(key) or line.text.lstrip()[:1] in CIRCLED:
+                continue
+            heights[key].append((page, line.yc))
+            outer.append((line, key))
+    return {
+        id(line) for line, key in outer if len({p for p, y in heights[key] if abs(y - line.yc) <= 3}) >= repeat
+    }
+
+
+def _is_outer(line: Line, height: float) -> bool:
+    return line.yc < height * _OUTER_BAND or line.yc > height * (1 - _OUTER_BAND)
+
+
+def _is_margin(line: Line, height: float) -> bool:
+    return line.yc < height * _FURNITURE_BAND or line.yc > height * (1 - _FURNITURE_BAND)
+
+
+_RUNNING_WORD = re.compile(r"^[가-힣·ㆍ]{2,15}$")
+_SYLLABLE = re.compile(r"[가-힣]")
+_WORDY = re.compile(r"\w")
+_TITLE_WORD = re.compile(r"(형|교시|시험|문제|문제지|기출)$")
+
+
+def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
+    """Subjects named in running heads: a Hangul word in the page furniture that appears on several
+    pages but not on all of them (a constant word is the exam's title, not a subject)."""
+    per_page: dict[int, set[str]] = {}
+    for page in pages:
+        words = {w.text for line in page.furniture for w in line.words if _RUNNING_WORD.match(w.text)}
+        if words:
+            per_page[page.index] = words
+    counts = Counter(w for words in per_page.values() for w in words)
+    varying = {w for w, n in counts.items() if 2 <= n < len(per_page)}
+    constant = [w for w, n in counts.items() if n == len(per_page) and not _TITLE_WORD.search(w)]
+    if not varying and len(per_page) >= 2 and len(counts) == 1 and len(constant) == 1 and len(constant[0]) <= 8:
+        varying = set(constant)  # a one-subject paper naming its subject on every page
+    result = {}
+    for index, words in per_page.items():
+        found = sorted(words & varying)
+        if len(found) == 1:
+            result[index] = found[0]
+    return result

@@ -1,0 +1,68 @@
+"""Real papers re-made as other producers and printers make them, each keeping the paper's text layer (PyMuPDF
+places the original pages as they are): the parser must read every copy as it reads the paper
+(tests/test_parse_remade.py, bench/remade.py)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+
+def wider_margins(src: pymupdf.Document) -> pymupdf.Document:
+    """Each page on a sheet 60 pt wider and 100 pt taller, the page in its middle: heads 50 pt further in."""
+    out = pymupdf.open()
+    for page in src:
+        r = page.rect
+        sheet = out.new_page(width=r.width + 60, height=r.height + 100)
+        sheet.show_pdf_page(pymupdf.Rect(30, 50, 30 + r.width, 50 + r.height), src, page.number)
+    return out
+
+
+def larger_sheet(src: pymupdf.Document) -> pymupdf.Document:
+    """Each page enlarged onto a sheet 1.22 times its size (A4 to B4)."""
+    out = pymupdf.open()
+    for page in src:
+        sheet = out.new_page(width=page.rect.width * 1.22, height=page.rect.height * 1.22)
+        sheet.show_pdf_page(sheet.rect, src, page.number)
+    return out
+
+
+def stored_turned(src: pymupdf.Document) -> pymupdf.Document:
+    """Each page's content drawn on its side on a landscape sheet whose ``/Rotate 90`` shows it upright, as
+    scanners and some producers store pages."""
+    out = pymupdf.open()
+    for page in src:
+        sheet = out.new_page(width=page.rect.height, height=page.rect.width)
+        sheet.show_pdf_page(sheet.rect, src, page.number, rotate=90)
+        sheet.set_rotation(90)
+    return out
+
+
+def two_to_a_sheet(src: pymupdf.Document) -> pymupdf.Document:
+    """Pages side by side, two to a landscape sheet (the last one alone), as a 2-up print or a booklet's spread."""
+    out = pymupdf.open()
+    for first in range(0, src.page_count, 2):
+        r = src[first].rect
+        sheet = out.new_page(width=2 * r.width, height=r.height)
+        for k in range(first, min(first + 2, src.page_count)):
+            sheet.show_pdf_page(pymupdf.Rect((k - first) * r.width, 0, (k - first + 1) * r.width, r.height), src, k)
+    return out
+
+
+def print_bleed(src: pymupdf.Document, pad: float = 36) -> pymupdf.Document:
+    """A print shop's file: a media box larger by the bleed, crop marks and a slug line outside the crop box."""
+    out = pymupdf.open()
+    for page in src:
+        r = page.rect
+        sheet = out.new_page(width=r.width + 2 * pad, height=r.height + 2 * pad)
+        sheet.show_pdf_page(pymupdf.Rect(pad, pad, pad + r.width, pad + r.height), src, page.number)
+        slug = f"시험지_최종.indd   {page.number + 1}   2024-03-01   오후 3:15:22"
+        sheet.insert_text((pad, pad / 2), slug, fontname="korea", fontsize=7)
+        for x in (pad, pad + r.width):
+            for y in (pad, pad + r.height):
+                sheet.draw_line((x - 20, y), (x - 4, y))
+                sheet.draw_line((x, y - 20), (x, y - 4))
+        sheet.set_cropbox(pymupdf.Rect(pad, pad, pad + r.width, pad + r.height))
+    return out
+
+
+REMAKES = [wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed]

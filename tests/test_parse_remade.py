@@ -1,0 +1,37 @@
+"""Real papers re-made as other producers and printers make them parse to the same items as the papers as
+published: wider margins, a larger sheet, pages stored turned, two pages to a sheet, a print shop's bleed
+(tests/support/remakes.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+from conftest import realdata_path
+from support.remakes import REMAKES
+
+from curation.parse.paper import parse_paper
+
+# A two-column 국시원 paper of 12 pages (two to a sheet it has 6, where a line on 2 of them repeats enough to be a
+# running foot), a two-column CPA paper on B4 whose running heads hold the page count, a one-column Q-Net paper.
+PAPERS = ["nurseaide_2022H1_even_q", "cpa_2024_r59_1st_s3_acct_form1_q", "swc1_2021_r19_s2_A_q"]
+
+
+def items_of(path: Path) -> list[tuple[int, str, list[str]]]:
+    return [(item.number, item.question, item.options) for item in parse_paper(path).items]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("stem", PAPERS)
+def test_a_paper_remade_by_other_producers_parses_to_the_same_items(stem, tmp_path):
+    published = realdata_path("pdf", stem + ".pdf")
+    expected = items_of(published)
+    for remake in REMAKES:
+        copy = tmp_path / f"{remake.__name__}.pdf"
+        with pymupdf.open(published) as src, remake(src) as made:
+            made.save(copy)
+        got = items_of(copy)
+        assert [n for n, _, _ in got] == [n for n, _, _ in expected], remake.__name__
+        wrong = [number for (number, *a), (_, *b) in zip(expected, got) if a != b]
+        assert not wrong, f"{remake.__name__}: items {wrong} differ from the published paper's"
