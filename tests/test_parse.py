@@ -616,6 +616,26 @@ def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
     assert items[5].options[-1].endswith("그 운임을 청구하지 못한다.")
 
 
+def test_a_repeated_line_that_hangs_on_the_body_in_the_foot_band_is_body():
+    """A stem's last line "옳은 것은?" ends the column in the foot band on two pages of a short paper: it repeats
+    like a running foot, but it sits under the line before as close as a paragraph's lines (their glyph boxes
+    overlap a little), so it stays; the page number under it is furniture."""
+    from curation.parse.furniture import lay_out
+
+    pages = []
+    for index in range(3):
+        words = [Word(60, 100 + 20 * row, 300, 112 + 20 * row, f"{'가나다'[index]}{'라마바사자차카타파하'[row % 10]} 본문",
+                      10.0, index, True) for row in range(30)]
+        words += [Word(60, 738, 300, 750, f"{index + 1}. 다음 중 이에 대한 설명으로", 10.0, index, True),
+                  Word(70, 749.5, 120, 761.5, "옳은", 10.0, index, True),
+                  Word(123, 749.5, 160, 761.5, "것은?", 10.0, index, False),
+                  Word(290, 800, 310, 810, f"- {index + 1} -", 9.0, index, False)]
+        pages.append((words if index < 2 else words[:-3] + words[-1:], 595.0, 842.0))
+    for page in lay_out(pages):
+        assert [line.text for line in page.furniture] == [f"- {page.index + 1} -"]
+        assert page.index == 2 or page.lines[-1].text == "옳은 것은?"
+
+
 @pytest.mark.realdata
 def test_a_page_number_set_across_the_gutter_leaves_no_dash_in_the_left_column():
     """The information-processing 2024 paper centres "- 5 -" over its gutter: the left column took the first

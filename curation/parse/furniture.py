@@ -43,6 +43,12 @@ def furniture_key(text: str) -> str:
     return _DIGITS.sub("#", re.sub(r"\s+", "", text))
 
 
+def _mirrored(text: str) -> str:
+    """A margin line's words in a fixed order, digits aside: the heads of facing pages mirror each other
+    ("형법 ①형" over odd pages, "①형 형법" over even ones)."""
+    return " ".join(sorted(furniture_key(word) for word in text.split()))
+
+
 def is_page_number(text: str) -> bool:
     t = text.strip()
     return bool(t) and (bool(_PAGE_NUMBER.match(t)) or bool(_PAGE_NUMBER_PAREN.search(t)))
@@ -59,9 +65,9 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         ordered.append((index, width, height, lines, columns))
     margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
     margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)
-    in_margin: Counter[str] = Counter()
-    for keyed in margin_lines:
-        in_margin.update({key for key, _ in keyed})
+    in_margin: Counter[str] = Counter()  # pages with a margin line of these words, in any order
+    for page in margins:
+        in_margin.update({_mirrored(line.text) for line in page})
     repeat = max(2, int(0.3 * len(pages)))
     outer = [[l.text for l in lines if _is_outer(l, height)] for _, _, height, lines, _ in ordered]
     page_counts = _page_counts(outer, repeat)
@@ -73,7 +79,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if not _is_margin(line, height):
                 return id(line) in standing
             key = furniture_key(line.text)
-            if in_margin[key] >= repeat or is_page_number(line.text) or _CONTINUED.match(line.text):
+            if in_margin[_mirrored(line.text)] >= repeat or is_page_number(line.text) or _CONTINUED.match(line.text):
                 return True
             return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
@@ -179,7 +185,8 @@ def _hangs_on(line: Line, other: Line, height: float) -> bool:
     """Whether ``line``, in a page's head (foot), has ``other`` under (over) it in its column as close as the
     lines of a paragraph."""
     gap = other.y0 - line.y1 if line.yc < height / 2 else line.y0 - other.y1
-    return line.x0 < other.x1 and other.x0 < line.x1 and 0 <= gap < 0.5 * min(line.y1 - line.y0, other.y1 - other.y0)
+    leading = 0.5 * min(line.y1 - line.y0, other.y1 - other.y0)  # glyph boxes of a paragraph's lines may overlap
+    return line.x0 < other.x1 and other.x0 < line.x1 and -leading < gap < leading
 
 
 def _read_by_ocr(line: Line) -> bool:

@@ -1,0 +1,134 @@
+"""Real exam questions (KMMLU rows, ../shared/realdata/kmmlu) typeset here as exam papers in house layouts that
+licensure papers use, with a text layer (PyMuPDF's HTML engine sets the text, in columns, wrapping lines as a
+word processor does): mirrored running heads over odd and even pages, a page number foot, a title and a
+candidate box on the first page, numbering "1.", "문 1." or "1)", options one to a line with a hanging indent, or
+several to a row where they fit (tests/test_parse_typeset.py, bench/typeset.py)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import random
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+CIRCLED = "①②③④⑤"
+# The HTML engine's fallback fonts set these blocks without a Unicode mapping: rows using them are left out.
+_UNMAPPED = re.compile(r"[\u2024\u2100-\u214f\u3300-\u33ff]")
+
+
+@dataclass(frozen=True)
+class House:
+    """One house layout: page size, columns, type, numbering and how options are set."""
+
+    numbering: str  # "dot" (1.), "mun" (문 1.), "paren" (1))
+    page: tuple[float, float]
+    columns: int
+    gutter: float
+    margin: float
+    size: float
+    leading: float
+    hang: float  # the stem's hanging indent after the number
+    option_indent: float
+    rows: bool  # options several to a row where they fit
+    gap: float  # space above each question
+
+    @property
+    def column_width(self) -> float:
+        return (self.page[0] - 2 * self.margin - (self.columns - 1) * self.gutter) / self.columns
+
+
+HOUSES = {
+    "two columns, A4": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9),
+    "one column, A4, options in rows": House("dot", (595, 842), 1, 0, 50, 10.5, 1.5, 16, 10, True, 10),
+    "two columns, B4, 문 1.": House("mun", (728, 1031), 2, 30, 45, 10, 1.5, 22, 8, False, 12),
+    "two columns, A4, 1), options in rows": House("paren", (595, 842), 2, 20, 36, 9, 1.4, 14, 4, True, 8),
+}
+
+
+def kmmlu_rows(folder: Path) -> list[tuple[str, list[str]]]:
+    """(stem, four options) of the KMMLU rows in ``folder``, NFC, those the typesetting can set, in a fixed
+    shuffled order (subjects mixed)."""
+    found = []
+    with open(folder / "kmmlu_Criminal-Law-test.csv", encoding="utf-8") as handle:
+        found += [(row["question"], [row[k] for k in "ABCD"]) for row in csv.DictReader(handle)]
+    for line in open(folder / "kmmlu_45subjects_500rows_instruction-format.jsonl", encoding="utf-8"):
+        parts = re.match(r"문제: (.*)\nA\. (.*)\nB\. (.*)\nC\. (.*)\nD\. (.*)$", json.loads(line)["input"], re.S)
+        if parts:
+            found.append((parts.group(1), [parts.group(k) for k in range(2, 6)]))
+    nfc = [(unicodedata.normalize("NFC", stem), [unicodedata.normalize("NFC", o) for o in opts]) for stem, opts in found]
+    kept = [(stem, opts) for stem, opts in nfc if not _UNMAPPED.search(stem + "".join(opts))]
+    random.Random(7).shuffle(kept)
+    return kept
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal but for whitespace: a text layer does not say whether a Korean line break was a space."""
+    return re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
+
+
+def typeset(questions: list[tuple[str, list[str]]], house: House, path: Path, title: str = "형법") -> Path:
+    """A paper of ``questions`` numbered from 1, set in ``house``, saved at ``path``."""
+    body = "".join(_question(n, stem, opts, house) for n, (stem, opts) in enumerate(questions, 1))
+    css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0}}"
+    story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css)
+    width, height = house.page
+    writer = pymupdf.DocumentWriter(str(path))
+    more, page = True, 0
+    while more:
+        device = writer.begin_page(pymupdf.Rect(0, 0, width, height))
+        top = house.margin + (120 if page == 0 else 60)
+        for column in range(house.columns):
+            x0 = house.margin + column * (house.column_width + house.gutter)
+            more, _ = story.place(pymupdf.Rect(x0, top, x0 + house.column_width, height - house.margin - 30))
+            story.draw(device)
+            if not more:
+                break
+        writer.end_page()
+        page += 1
+    writer.close()
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            _furniture(page, house, title)
+        doc.saveIncr()
+    return path
+
+
+def _question(number: int, stem: str, options: list[str], house: House) -> str:
+    label = {"dot": f"{number}.", "mun": f"문 {number}.", "paren": f"{number})"}[house.numbering]
+    e = html.escape
+    parts = [f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
+             f"<b>{label}</b> {e(stem)}</p>"]
+    cells = [f"{CIRCLED[k]} {option}" for k, option in enumerate(options)]
+    room = house.column_width - house.option_indent
+    widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
+    if house.rows and sum(widths) <= room:
+        parts.append(f'<p style="margin-left:{house.option_indent}pt">' + ("&#160;" * 3).join(map(e, cells)) + "</p>")
+    elif house.rows and 2 * max(widths) <= room:
+        for k in range(0, len(cells), 2):
+            pad = "&#160;" * (int((max(widths) - widths[k]) / (0.5 * house.size)) + 3)
+            pair = e(cells[k]) + (pad + e(cells[k + 1]) if k + 1 < len(cells) else "")
+            parts.append(f'<p style="margin-left:{house.option_indent}pt">{pair}</p>')
+    else:
+        parts += [f'<p style="margin-left:{house.option_indent + 9}pt; text-indent:-9pt">{e(cell)}</p>' for cell in cells]
+    return "".join(parts)
+
+
+def _furniture(page: pymupdf.Page, house: House, title: str) -> None:
+    width, height, m = page.rect.width, page.rect.height, house.margin
+    head = f"{title} ①형" if page.number % 2 == 0 else f"①형 {title}"
+    page.insert_text((m, m + 30), head, fontname="korea", fontsize=11)
+    page.draw_line((m, m + 40), (width - m, m + 40), width=0.8)
+    if house.columns == 2:
+        page.draw_line((width / 2, m + 48), (width / 2, height - m - 30), width=0.5)
+    page.insert_text((width / 2 - 10, height - m), f"- {page.number + 1} -", fontname="korea", fontsize=9)
+    if page.number == 0:
+        name = "2025년도 제1회 필기시험"
+        x = (width - pymupdf.get_text_length(name, fontname="korea", fontsize=18)) / 2
+        page.insert_text((x, m + 75), name, fontname="korea", fontsize=18)
+        page.insert_text((width - m - 200, m + 100), "수험번호 (            )  성명 (        )", fontname="korea", fontsize=9)

@@ -1,0 +1,33 @@
+"""Real exam questions (KMMLU rows) typeset here as papers in the house layouts licensure papers use
+(tests/support/typeset_papers.py) parse back to every question, stem and option as typeset."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import realdata_path
+from support.typeset_papers import HOUSES, kmmlu_rows, same_text, typeset
+
+from curation.parse.paper import parse_paper
+
+PER_PAPER = 40
+# Two columns on B4 with "문 1." (stems that end on a column's last line, in the foot band, and repeat there:
+# "옳은 것은?"), and two columns on A4 with "1)" and options in rows (heads mirrored over facing pages).
+CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
+    ("two columns, A4, 1), options in rows", start) for start in (0, 80)
+]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("house, start", CASES)
+def test_typeset_questions_parse_back_as_typeset(house, start, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    result = parse_paper(typeset(questions, HOUSES[house], tmp_path / "paper.pdf"))
+    items = {item.number: item for item in result.items}
+    assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
+    off = [
+        number
+        for number, (stem, options) in enumerate(questions, 1)
+        if not same_text(items[number].question, stem)
+        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in options]
+    ]
+    assert not off, f"questions {off} differ from the text typeset"
