@@ -31,3 +31,18 @@ def test_typeset_questions_parse_back_as_typeset(house, start, tmp_path):
         or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in options]
     ]
     assert not off, f"questions {off} differ from the text typeset"
+
+
+@pytest.mark.realdata
+def test_a_last_page_whose_short_right_column_ends_the_question_it_continues_is_read_in_columns(tmp_path):
+    """Three subjects under their headings; the last page's right column holds only the last two options of
+    the paper's last question, level with the options of the question the page continues: read as one column,
+    the page alone keeps the invariants, the question it continues does not, so the page is read again."""
+    questions = kmmlu_rows(realdata_path("kmmlu"))[:60]
+    headings = {1: "제1과목 형법", 21: "제2과목 형사소송법", 41: "제3과목 경찰학"}
+    result = parse_paper(typeset(questions, HOUSES["two columns, A4"], tmp_path / "paper.pdf", headings=headings))
+    items = {item.number: item for item in result.items}
+    assert sorted(items) == list(range(1, 61)) and not result.rejects
+    assert [o.replace(" ", "") for o in items[60].options] == [o.replace(" ", "") for o in questions[59][1]]
+    assert [o.replace(" ", "") for o in items[55].options] == [o.replace(" ", "") for o in questions[54][1]]
+    assert {items[n].subject for n in (1, 21, 41)} == set(headings.values())

@@ -99,10 +99,11 @@ def read_in_order(
     pages = list(laid)
     for index in sorted(suspects):
         page = laid[index]
-        faults, questions = page_faults(page.lines)
+        carried = _carried(first[1], index)
+        faults, questions = page_faults(carried + page.lines)
         if faults == 0:
-            continue  # the page alone reads well: what broke lies across pages
-        found, numbered = _other_reading(words[index], page, faults)
+            continue  # the page reads well: what broke lies across pages
+        found, numbered = _other_reading(words[index], page, faults, carried)
         if found is not None:
             chosen[index], pages[index], left = found
             if left:
@@ -116,6 +117,15 @@ def read_in_order(
         return Reading(laid, first[0], first[1], faulty=faulty)
     grid, seg = _segmented(pages, running, fresh=frozenset(index + 1 for index in lost))
     return Reading(pages, grid, seg, chosen, lost, faulty)
+
+
+def _carried(seg: Segmented, index: int) -> list[Line]:
+    """The lines on earlier pages of the question that runs on onto page ``index``: a page is read with them,
+    so that its reading is judged by the options of the question it continues too."""
+    for block in seg.blocks + seg.incomplete:
+        if block.lines[0].page < index and any(line.page == index for line in block.lines):
+            return [line for line in block.lines if line.page < index]
+    return []
 
 
 def _segmented(
@@ -188,19 +198,19 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
 
 
 def _other_reading(
-    page_words: tuple[list[Word], float, float], page: PageText, faults: int
+    page_words: tuple[list[Word], float, float], page: PageText, faults: int, carried: list[Line]
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
     than half its questions: (its name, the page so read, its faults), None where no reading does better; and the
     numbered lines of the reading that shows the most question numbers (for rejects, if none does). Each page of
-    a sheet that holds two is read again on its own."""
+    a sheet that holds two is read again on its own. ``carried``: the lines of the question the page continues."""
     words, width, height = page_words
     furniture = {id(w) for line in page.furniture for w in line.words}
     content = [w for w in words if id(w) not in furniture]
     middle = spread_middle(words, width, height)
     if middle is None:
-        found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height)
+        found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried)
         if found is None:
             return None, numbered
         name, lines, columns, left = found
@@ -208,14 +218,16 @@ def _other_reading(
     names, lines, columns, left, numbered = [], [], 0, 0, []
     for side, (x0, x1) in enumerate(((0.0, middle), (middle, width))):
         first = [line for line in page.lines if (line.column >= 2) == bool(side)]
+        before = [] if side else carried
         found, shown = _half_reading(
-            [w for w in content if x0 <= w.xc < x1], page.index, first, page_faults(first)[0], x0, x1, height
+            [w for w in content if x0 <= w.xc < x1], page.index, first, page_faults(before + first)[0], x0, x1, height,
+            before,
         )
         numbered += shown
         if found is None:
             lines += first
             columns += len({line.column for line in first if line.column not in (-1, 2)}) or 1
-            left += page_faults(first)[0]
+            left += page_faults(before + first)[0]
             continue
         names.append(f"{('left', 'right')[side]} page: {found[0]}")
         for line in found[1] if side else ():
@@ -229,7 +241,14 @@ def _other_reading(
 
 
 def _half_reading(
-    content: list[Word], index: int, first: list[Line], faults: int, left: float, width: float, height: float
+    content: list[Word],
+    index: int,
+    first: list[Line],
+    faults: int,
+    left: float,
+    width: float,
+    height: float,
+    carried: list[Line],
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
     """The other readings of a page's content lines (from ``left`` to ``width``), as ``_other_reading`` chooses
     among them: (name, lines, columns, faults) of the one taken or None, and the numbered lines."""
@@ -238,7 +257,7 @@ def _half_reading(
     if faults == 0:
         return None, numbered
     for name, lines, columns in _readings(content, index, width, height, left):
-        found, questions = page_faults(lines)
+        found, questions = page_faults(carried + lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
         if found == 0:

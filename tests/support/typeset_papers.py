@@ -72,9 +72,20 @@ def same_text(a: str, b: str) -> bool:
     return re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
 
 
-def typeset(questions: list[tuple[str, list[str]]], house: House, path: Path, title: str = "형법") -> Path:
-    """A paper of ``questions`` numbered from 1, set in ``house``, saved at ``path``."""
-    body = "".join(_question(n, stem, opts, house) for n, (stem, opts) in enumerate(questions, 1))
+def typeset(
+    questions: list[tuple[str, list[str]]],
+    house: House,
+    path: Path,
+    title: str = "형법",
+    headings: dict[int, str] | None = None,
+) -> Path:
+    """A paper of ``questions`` numbered from 1, set in ``house``, saved at ``path``; ``headings`` are subject
+    headings set centred before the question of that number."""
+    heading = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'
+    body = "".join(
+        (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(n, stem, opts, house)
+        for n, (stem, opts) in enumerate(questions, 1)
+    )
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0}}"
     story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css)
     width, height = house.page
