@@ -9,7 +9,9 @@ be split, the same split without full-width rows, one column, blocks as a recurs
 curation.parse.xycut) and the first that keeps them all wins. A page
 that every reading breaks for most of its questions is left out: its numbers become rejects and the next page
 starts clean (a page where one question breaks them, a misprinted marker, keeps its best reading, and the item
-its low reading confidence). Pages that keep the invariants as first read cost nothing more.
+its low reading confidence). Pages that keep the invariants as first read cost nothing more. A page is judged
+together with the lines of the question it continues from the page before, and a sheet that holds two pages
+side by side is read again page by page.
 """
 
 from __future__ import annotations
@@ -203,41 +205,50 @@ def _other_reading(
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
     than half its questions: (its name, the page so read, its faults), None where no reading does better; and the
-    numbered lines of the reading that shows the most question numbers (for rejects, if none does). Each page of
-    a sheet that holds two is read again on its own. ``carried``: the lines of the question the page continues."""
+    numbered lines of the reading that shows the most question numbers (for rejects, if none does). ``carried``:
+    the lines of the question the page continues, judged with each reading."""
     words, width, height = page_words
     furniture = {id(w) for line in page.furniture for w in line.words}
     content = [w for w in words if id(w) not in furniture]
     middle = spread_middle(words, width, height)
-    if middle is None:
-        found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried)
-        if found is None:
-            return None, numbered
-        name, lines, columns, left = found
-        return (name, PageText(page.index, page.width, page.height, lines, page.furniture, columns), left), numbered
-    names, lines, columns, left, numbered = [], [], 0, 0, []
+    if middle is not None:
+        return _spread_reading(content, page, middle, width, height, carried)
+    found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried)
+    if found is None:
+        return None, numbered
+    name, lines, columns, still = found
+    return (name, PageText(page.index, page.width, page.height, lines, page.furniture, columns), still), numbered
+
+
+def _spread_reading(
+    content: list[Word], page: PageText, middle: float, width: float, height: float, carried: list[Line]
+) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
+    """A sheet holding two pages, each read again on its own (the left one with the question it continues), as
+    ``_other_reading`` gives it; a page of the two that keeps its first reading keeps it."""
+    names: list[str] = []
+    lines: list[Line] = []
+    numbered: list[tuple[int, Line]] = []
+    columns = still = 0
     for side, (x0, x1) in enumerate(((0.0, middle), (middle, width))):
         first = [line for line in page.lines if (line.column >= 2) == bool(side)]
         before = [] if side else carried
-        found, shown = _half_reading(
-            [w for w in content if x0 <= w.xc < x1], page.index, first, page_faults(before + first)[0], x0, x1, height,
-            before,
-        )
+        faults = page_faults(before + first)[0]
+        half = [w for w in content if x0 <= w.xc < x1]
+        found, shown = _half_reading(half, page.index, first, faults, x0, x1, height, before)
         numbered += shown
         if found is None:
             lines += first
             columns += len({line.column for line in first if line.column not in (-1, 2)}) or 1
-            left += page_faults(before + first)[0]
+            still += faults
             continue
-        names.append(f"{('left', 'right')[side]} page: {found[0]}")
-        for line in found[1] if side else ():
+        name, read, count, left = found
+        for line in read if side else ():  # the right page's own columns, numbered as order_page numbers them
             line.column += 3
-        lines += found[1]
-        columns += found[2]
-        left += found[3]
+        names.append(f"{('left', 'right')[side]} page: {name}")
+        lines, columns, still = lines + read, columns + count, still + left
     if not names:
         return None, numbered
-    return ("; ".join(names), PageText(page.index, page.width, page.height, lines, page.furniture, columns), left), numbered
+    return ("; ".join(names), PageText(page.index, page.width, page.height, lines, page.furniture, columns), still), numbered
 
 
 def _half_reading(
