@@ -56,9 +56,11 @@ def is_page_number(text: str) -> bool:
 
 def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None) -> list[PageText]:
     """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
-    pages (digits ignored), page numbers (and the short junk OCR reads a boxed one as, level with a running
-    head), and candidate-information boxes. ``gutters`` gives the gutter of
-    pages whose columns are known already (OCR found them in the page image)."""
+    pages (digits and the order of words aside: facing pages mirror their heads), lines further in that stand
+    at one height on many pages (heads inside wide margins), page numbers (and the short junk OCR reads a boxed
+    one as, level with a running head, or the dash of one the gutter split), and candidate-information boxes. A
+    repeated line that hangs on the body is body. ``gutters`` gives the gutter of pages whose columns are known
+    already (OCR found them in the page image)."""
     ordered = []
     for index, (words, width, height) in enumerate(pages):
         lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))

@@ -36,10 +36,7 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
         return strips
     lo, hi = _middle(left, width)
     cover = _coverage(body, width)[lo:hi]
-    least = np.flatnonzero(cover == cover.min())
-    # The middle of the longest run of least-covered x.
-    runs = np.split(least, np.flatnonzero(np.diff(least) > 1) + 1)
-    longest = max(runs, key=len)
+    longest = _longest_run(np.flatnonzero(cover == cover.min()))  # the middle of the least-covered x
     x = float(lo + (longest[0] + longest[-1]) / 2)
     return strips + ([x] if all(abs(x - s) > 4 for s in strips) else [])
 
@@ -192,14 +189,18 @@ def spread_middle(words: Sequence[Word], width: float, height: float) -> float |
     free = np.flatnonzero(_coverage(words, width)[lo:hi] == 0)
     if not free.size:
         return None
-    runs = np.split(free, np.flatnonzero(np.diff(free) > 1) + 1)
-    widest = max(runs, key=len)
+    widest = _longest_run(free)
     em = float(np.median([w.size for w in words]))
     middle = float(lo + (widest[0] + widest[-1]) / 2)
     left = sum(w.xc < middle for w in words)
     if len(widest) < em or min(left, len(words) - left) < 0.05 * len(words):  # a cover beside page 1 is short
         return None
     return middle
+
+
+def _longest_run(xs: np.ndarray) -> np.ndarray:
+    """The longest run of consecutive values in ascending ``xs`` (not empty)."""
+    return max(np.split(xs, np.flatnonzero(np.diff(xs) > 1) + 1), key=len)
 
 
 def _merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
