@@ -11,10 +11,11 @@ from curation.parse.paper import parse_paper
 
 PER_PAPER = 40
 # Two columns on B4 with "문 1." (stems that end on a column's last line, in the foot band, and repeat there:
-# "옳은 것은?"), and two columns on A4 with "1)" and options in rows (heads mirrored over facing pages).
+# "옳은 것은?"), two columns on A4 with "1)" and options in rows (heads mirrored over facing pages), and options
+# labelled 가. 나. 다. 라. (a paper that circles none of its options).
 CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
     ("two columns, A4, 1), options in rows", start) for start in (0, 80)
-]
+] + [("two columns, A4, options 가.-라.", start) for start in (0, 40)]  # labels read as ①-④, sentences' 다. kept
 
 
 @pytest.mark.realdata

@@ -1,8 +1,8 @@
 """A question paper (PDF) into validated items: the top of the parser.
 
 ``parse_paper(path, meta)`` reads the text layer (or OCR words where a page has none and OCR is available), lays
-pages out, segments questions, attaches answers (a key given by the caller, else a grid printed in the paper),
-flags what looks wrong and returns items, rejects and a summary. Bad input raises ``InputError`` naming the file.
+pages out, segments questions, attaches answers (a key given by the caller, else a grid printed in the paper), flags
+what looks wrong and returns items, rejects and a summary. Bad input raises ``InputError`` naming the file.
 
 An item's subject is the heading the paper prints over it, else ``meta.subject``, else (against a key with tables
 for several subjects) the one subject table whose numbers are exactly the subject-less items' printed numbers;
@@ -33,6 +33,7 @@ from curation.parse.figures import PageCropper, figure_boxes, has_figure_candida
 from curation.parse.fractions import stack_fractions
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
+from curation.parse.hangul_labels import circled_hangul_labels
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
@@ -192,7 +193,7 @@ def _read_words(
             f"scan) and this parse has no OCR; read it with OCR (`kmmlu parse PAPER --ocr auto`, Tesseract "
             f"with its Korean model)"
         )
-    return pages, figures, ocr_pages
+    return circled_hangul_labels(pages), figures, ocr_pages
 
 
 def _subjects_from_key(
@@ -247,7 +248,6 @@ def _incomplete_reason(block: Block, key: AnswerKey | None, meta: PaperMeta) -> 
 
 
 def _reject(path: Path, block: Block, reason: str, detail: str | None = None) -> Reject:
-    text = compose(block.tokens)
     return Reject(
         stage=STAGE,
         reason=reason,
@@ -255,7 +255,7 @@ def _reject(path: Path, block: Block, reason: str, detail: str | None = None) ->
         page=block.lines[0].page + 1,
         number=block.number,
         detail=detail or f"{len(block.markers)} option markers",
-        text=text[:500],
+        text=compose(block.tokens)[:500],
     )
 
 

@@ -1,8 +1,8 @@
 """Real exam questions (KMMLU rows, ../shared/realdata/kmmlu) typeset here as exam papers in house layouts that
 licensure papers use, with a text layer (PyMuPDF's HTML engine sets the text, in columns, wrapping lines as a
 word processor does): mirrored running heads over odd and even pages, a page number foot, a title and a
-candidate box on the first page, numbering "1.", "문 1." or "1)", options one to a line with a hanging indent, or
-several to a row where they fit (tests/test_parse_typeset.py, bench/typeset.py)."""
+candidate box on the first page, numbering "1.", "문 1." or "1)", options labelled ①-④ or 가.-라., one to a
+line with a hanging indent, or several to a row where they fit (tests/test_parse_typeset.py, bench/typeset.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pathlib import Path
 import pymupdf
 
 CIRCLED = "①②③④⑤"
+HANGUL_LABELS = "가나다라마"
 # The HTML engine's fallback fonts set these blocks without a Unicode mapping: rows using them are left out.
 _UNMAPPED = re.compile(r"[\u2024\u2100-\u214f\u3300-\u33ff]")
 
@@ -37,6 +38,10 @@ class House:
     option_indent: float
     rows: bool  # options several to a row where they fit
     gap: float  # space above each question
+    labels: str = "circled"  # "circled" (①-⑤) or "hangul" (가.-마.)
+
+    def label(self, k: int) -> str:
+        return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
 
     @property
     def column_width(self) -> float:
@@ -48,6 +53,7 @@ HOUSES = {
     "one column, A4, options in rows": House("dot", (595, 842), 1, 0, 50, 10.5, 1.5, 16, 10, True, 10),
     "two columns, B4, 문 1.": House("mun", (728, 1031), 2, 30, 45, 10, 1.5, 22, 8, False, 12),
     "two columns, A4, 1), options in rows": House("paren", (595, 842), 2, 20, 36, 9, 1.4, 14, 4, True, 8),
+    "two columns, A4, options 가.-라.": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, True, 9, "hangul"),
 }
 
 
@@ -115,7 +121,7 @@ def _question(number: int, stem: str, options: list[str], house: House) -> str:
     e = html.escape
     parts = [f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
              f"<b>{label}</b> {e(stem)}</p>"]
-    cells = [f"{CIRCLED[k]} {option}" for k, option in enumerate(options)]
+    cells = [f"{house.label(k)} {option}" for k, option in enumerate(options)]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
     if house.rows and sum(widths) <= room:

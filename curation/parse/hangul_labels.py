@@ -1,0 +1,84 @@
+"""Options labelled 가. 나. 다. 라. (마.) instead of ①-⑤, as some papers print them (the KSPO papers of 2015):
+on a paper that prints no circled options, each ordered run of such labels that open lines (or stand after a
+wide gap, options set two to a row) after a question becomes the parser's markers ①..⑤, as the HWP reader does
+for its lines (curation.readers.hwp_lines). A paper with circled options keeps its words, so its 가. 나. lists
+stay text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from curation.parse.layout import order_page
+from curation.parse.segment import START
+from curation.readers.words import CIRCLED, Line, Word
+
+LABELS = "가나다라마"
+_LABEL = re.compile(r"^([가나다라마])[.)]$")
+MIN_RUN = 4  # 가 to 라 at least: a run of options, not a list of two or three in a stem
+# Fewer circled markers than this on the whole paper: it does not circle its options.
+_CIRCLED_ENOUGH = 8
+
+Page = tuple[list[Word], float, float]
+
+
+def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
+    """``pages`` with each option label of a question's last run written as its circled marker; the same pages
+    where the paper circles its options or labels none."""
+    if sum(1 for words, _, _ in pages for w in words if w.text in CIRCLED[:5]) >= _CIRCLED_ENOUGH:
+        return list(pages)
+    lines = [line for index, (words, width, height) in enumerate(pages) for line in order_page(words, index, width, height)[0]]
+    found = _option_labels(lines)
+    if not found:
+        return list(pages)
+    return [([replace(w, text=CIRCLED[found[id(w)]]) if id(w) in found else w for w in words], width, height)
+            for words, width, height in pages]
+
+
+def _option_labels(lines: list[Line]) -> dict[int, int]:
+    """``id`` of each label word of the last ordered run of each question (a list labelled 가. 나. in its stem
+    stays text), with its option index (0 for 가). Each later label of a run opens a line at the 가.'s indent
+    in its column or stands in a row that one of the run opened: a sentence's "다." wrapped to a line's start
+    is text."""
+    found: dict[int, int] = {}
+    run: list[Word] = []
+    last: list[Word] = []
+    rows: set[int] = set()  # the lines holding the run's labels
+    indent = 0.0  # the 가.'s x from its column's left edge
+
+    def end_run() -> None:
+        nonlocal last
+        if len(run) >= MIN_RUN:
+            last = list(run)
+        run.clear()
+
+    def end_question() -> None:
+        nonlocal last
+        end_run()
+        found.update({id(w): k for k, w in enumerate(last)})
+        last = []
+
+    for line in lines:
+        if START.match(line.text):
+            end_question()
+        for k, word in enumerate(line.words):
+            if not (_LABEL.match(word.text) and _opens(line.words, k)):
+                continue
+            offset = word.x0 - line.col_x0
+            if word.text[0] == "가":
+                end_run()
+                run.append(word)
+                rows, indent = {id(line)}, offset
+            elif run and len(run) < len(LABELS) and word.text[0] == LABELS[len(run)] and (
+                id(line) in rows or (k == 0 and abs(offset - indent) <= max(3.0, 0.6 * word.size))
+            ):
+                run.append(word)  # at the 가.'s indent in its column, or in a row that a label of the run opened
+                rows.add(id(line))
+    end_question()
+    return found
+
+
+def _opens(words: list[Word], k: int) -> bool:
+    """Whether the label at ``words[k]`` opens an option: first on its line, or after a gap of half an em or more."""
+    return k == 0 or words[k].x0 - words[k - 1].x1 >= 0.5 * words[k].size
