@@ -23,7 +23,7 @@ from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp5 import _file_header, _numberings, _paragraph_parts, _records, _stream
-from curation.readers.hwp_lines import SizedLine, circled_hangul_options, equation_text, table_lines
+from curation.readers.hwp_lines import SizedLine, equation_text, table_lines
 from curation.readers.hwp_numbering import NumberingCounter
 
 
@@ -69,21 +69,6 @@ def test_one_row_layout_tables_led_by_a_label_become_lines():
     assert table_lines([(0, 0, ["구분"]), (0, 1, ["금액"])], 1, 2) == ["| 구분 | 금액 |", "|---|---|"]
     # One whose cells hold as many lines each is a list set in two columns: its printed lines.
     assert table_lines([(0, 0, ["· 가", "· 나"]), (0, 1, ["￦1", "￦2"]), (0, 2, [])], 1, 3) == ["· 가 ￦1", "· 나 ￦2"]
-
-
-def test_hangul_option_labels_become_circled_markers():
-    lines = ["1. 에너지 소비량은?", "  가. 85Kcal    나. 105Kcal", "  다. 125Kcal    라. 145Kcal",
-             "2. 옳은 것은?", "  가. 하나", "  나. 둘", "  다. 셋", "  라. 넷"]
-    assert circled_hangul_options(lines) == [
-        "1. 에너지 소비량은?", "  ① 85Kcal    ② 105Kcal", "  ③ 125Kcal    ④ 145Kcal",
-        "2. 옳은 것은?", "  ① 하나", "  ② 둘", "  ③ 셋", "  ④ 넷",
-    ]
-    # Not a run of four in order, or a word ending in 다. inside a sentence: left as printed.
-    assert circled_hangul_options(["1. 문제", "가. 하나", "다. 셋"]) == ["1. 문제", "가. 하나", "다. 셋"]
-    assert circled_hangul_options(["1. 분해된다. 나. 아님"]) == ["1. 분해된다. 나. 아님"]
-    # A paper whose options are circled digits keeps its 가. 나. 다. 라. lists as text.
-    circled = ["1. 다음 중", "가. 하나", "나. 둘", "다. 셋", "라. 넷", "① ㄱ", "② ㄴ", "③ ㄷ", "④ ㄹ"]
-    assert circled_hangul_options(circled) == circled
 
 
 def test_equation_script():

@@ -313,3 +313,33 @@ def test_a_continued_foot_on_one_page_is_page_furniture(tmp_path):
     result = parse_paper(path)
     assert [item.number for item in result.items] == list(range(1, 13))
     assert all(list(item.options) == OPTIONS for item in result.items)
+
+
+def labelled(number: int, texts: list[str], stem: str = "다음 중 옳은 것은?") -> list[tuple[float | str, str]]:
+    return [(0, f"{number}. {stem}")] + [(8, f"{'가나다라마'[k]}. {text}") for k, text in enumerate(texts)]
+
+
+def test_options_labelled_with_hangul_letters_are_the_options_of_a_paper_that_circles_none(tmp_path):
+    """가. 나. 다. 라. set two to a row and one to a line read as ①-④ (stored without the label); a stem's own list
+    labelled 가.-라. before the options stays text, and so does a sentence's "다." wrapped to a line's start."""
+    rows = [(0, "1. 에너지 소비량은?"), (8, "가. 85Kcal         나. 105Kcal"), (8, "다. 125Kcal        라. 145Kcal")]
+    listed = [(0, "3. 다음 설명 중 옳은 것을 고른 것은?"), (20, "가. 첫째 설명"), (20, "나. 둘째 설명"),
+              (20, "다. 셋째 설명"), (20, "라. 넷째 설명")] + [(8, f"{'가나다라'[k]}. {t}") for k, t in
+                                                        enumerate(["가, 나", "나, 다", "다, 라", "가, 라"])]
+    wrapped = [(0, "4. 옳은 것은?"), (8, "가. 이 법은 공포한 날부터 시행하며 그 효력은 같은 날에 발생한"), (20, "다."),
+               (8, "나. 둘"), (8, "다. 셋"), (8, "라. 넷")]
+    questions = [rows, labelled(2, ["하나", "둘", "셋", "넷"]), listed, wrapped, labelled(5, ["ㄱ", "ㄴ", "ㄷ", "ㄹ"])]
+    items = {item.number: item for item in parse_paper(typeset(tmp_path / "labels.pdf", questions)).items}
+    assert sorted(items) == [1, 2, 3, 4, 5]
+    assert items[1].options == ("85Kcal", "105Kcal", "125Kcal", "145Kcal")
+    assert items[2].options == ("하나", "둘", "셋", "넷")
+    assert "가. 첫째 설명" in items[3].question and items[3].options == ("가, 나", "나, 다", "다, 라", "가, 라")
+    assert items[4].options[0].endswith("발생한다.") and items[4].options[1:] == ("둘", "셋", "넷")
+
+
+def test_a_paper_that_circles_its_options_keeps_its_hangul_lettered_lists(tmp_path):
+    listed = [(0, "1. 다음 중 옳은 것은?"), (8, "가. 하나"), (8, "나. 둘"), (8, "다. 셋"), (8, "라. 넷")]
+    questions = [listed + options(["가", "나", "다", "라"])] + [plain(n) for n in range(2, 6)]
+    items = {item.number: item for item in parse_paper(typeset(tmp_path / "circled.pdf", questions)).items}
+    assert "가. 하나" in items[1].question and "라. 넷" in items[1].question
+    assert items[1].options == ("가", "나", "다", "라")

@@ -1,7 +1,7 @@
 """What the HWP 5 and HWPX readers share: the paper as lines with their type size, tables as lines (a one-cell
 box as its text, a label-led layout row as one line, a grid as Markdown rows, a layout table of options as one
 line per option), equation scripts as inline text, and the final clean-up of every line (tabs to spaces, NFC,
-blank lines dropped, 가.-라. option labels as ①-④)."""
+blank lines dropped). Options labelled 가.-라. are the parser's to read (curation.parse.hangul_labels)."""
 
 from __future__ import annotations
 
@@ -120,42 +120,4 @@ def clean_lines(lines: list[str]) -> tuple[tuple[str, ...], tuple[float | None, 
         if line.strip():
             out.append(line)
             kept_sizes.append(size)
-    return tuple(circled_hangul_options(out)), tuple(kept_sizes)
-
-
-_HANGUL_LABELS = "가나다라마"
-# A Hangul option label: at the start of a line, or after a wide gap (options set two to a row).
-_HANGUL_LABEL = re.compile(r"(?:^\s*|\s{2,})([가나다라마])\.\s")
-_QUESTION = re.compile(r"^\s*\d{1,3}\.\s")
-
-
-def circled_hangul_options(lines: list[str]) -> list[str]:
-    """A paper that labels its options 가. 나. 다. 라. (KSPO) instead of ①-④: each ordered run of them
-    after a question, label lines one after another, becomes ①-④ (the parser's markers); a paper with
-    circled options keeps its lines, so its 가. 나. lists stay text."""
-    if any(line.lstrip()[:1] in CIRCLED_MARKERS for line in lines):
-        return lines
-    out = list(lines)
-    run: list[tuple[int, re.Match[str]]] = []
-
-    def flush() -> None:
-        if len(run) >= 4:
-            for i, m in reversed(run):
-                out[i] = out[i][: m.start(1)] + chr(ord("①") + _HANGUL_LABELS.index(m.group(1))) + out[i][m.end(1) + 1 :]
-        run.clear()
-
-    for i, line in enumerate(lines):
-        labels = list(_HANGUL_LABEL.finditer(line))
-        if _QUESTION.match(line) or not labels or labels[0].start() != 0:
-            if _QUESTION.match(line) or run and not labels:
-                flush()
-            continue
-        for m in labels:
-            if m.group(1) == "가":
-                flush()
-            if m.group(1) == _HANGUL_LABELS[len(run)] if len(run) < len(_HANGUL_LABELS) else False:
-                run.append((i, m))
-            else:
-                flush()
-    flush()
-    return out
+    return tuple(out), tuple(kept_sizes)
