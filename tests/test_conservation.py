@@ -13,7 +13,7 @@ from conftest import realdata_path
 from curation.core.io import read_items, read_jsonl
 from curation.keys import read_key
 from curation.parse import parse
-from curation.parse.accounting import MISSING_REASON, Part, cover_count, expected_numbers
+from curation.parse.accounting import MISSING_REASON, Part, cover_count, expected_numbers, missing_rejects
 from curation.parse.meta import PaperMeta
 from curation.parse.paper import parse_paper
 
@@ -103,6 +103,16 @@ def test_the_cover_count_extends_the_numbering():
     part = Part(0, None, {n: 1 for n in range(1, 31)})
     numbers, said = expected_numbers(part, key=None, session=None, form=None, cover=40)
     assert numbers == set(range(1, 41)) and said == ["numbering", "cover"]
+
+
+def test_a_question_not_read_is_named_under_the_subject_it_falls_in():
+    """Numbering that runs on through three subjects (1-20, 21-40, 41-60) and loses 47-53 with a page: the
+    rejects name the third subject, where the reading stopped, not the part's first."""
+    subjects = {n: ("형법", "형사소송법", "경찰학")[(n - 1) // 20] for n in range(1, 61) if not 47 <= n <= 53}
+    part = Part(0, "형법", {n: 1 + n // 12 for n in subjects}, subjects)
+    rejects = missing_rejects("paper.pdf", [part], key=None, session=None, form=None, cover=None)
+    assert [r.number for r in rejects] == list(range(47, 54))
+    assert all("(경찰학)" in r.detail and "(형법)" not in r.detail for r in rejects)
 
 
 @pytest.mark.realdata

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from curation.core.rejects import Reject
 from curation.keys import AnswerKey
@@ -30,6 +30,13 @@ class Part:
     index: int
     subject: str | None
     pages: Mapping[int, int]  # printed number -> page (1-based) of every question read: items and rejects
+    subjects: Mapping[int, str | None] = field(default_factory=dict)  # printed number -> subject, of items
+
+    def subject_at(self, number: int) -> str | None:
+        """The subject a number not read falls under: that of the last item read before it (numbering that runs
+        on through several subjects), else the part's."""
+        before = [n for n in self.subjects if n < number]
+        return self.subjects[max(before)] if before else self.subject
 
 
 def cover_count(cover_text: str) -> int | None:
@@ -112,7 +119,7 @@ def missing_rejects(
                     number=number,
                     detail=(
                         f"the {' and the '.join(said)} say{'s' if len(said) == 1 else ''} question {number} is "
-                        f"printed{f' ({part.subject})' if part.subject else ''}, but no question {number} was "
+                        f"printed{f' ({subject})' if (subject := part.subject_at(number)) else ''}, but no question {number} was "
                         f"read; look at page {page} (columns or reading order) and add the item by hand or report "
                         f"the page"
                     ),

@@ -262,15 +262,15 @@ def _reject(path: Path, block: Block, reason: str, detail: str | None = None) ->
 def _parts(blocks: Sequence[Block], items: Sequence[Item], incomplete: Sequence[Block]) -> list[Part]:
     """Each numbering part that holds items, with its subject and the page of every number read in it (a part of
     numbered lines without options and no item, such as a notice after the questions, prints no questions)."""
-    subjects: dict[int, str | None] = {}
+    subjects: dict[int, dict[int, str | None]] = {}  # part -> number -> its item's subject
     pages: dict[int, dict[int, int]] = {}
     for block, item in zip(blocks, items):
-        subjects.setdefault(block.part, item.subject)
+        subjects.setdefault(block.part, {}).setdefault(block.number, item.subject)
         pages.setdefault(block.part, {}).setdefault(block.number, block.lines[0].page + 1)
     for block in incomplete:
         if block.part in pages:
             pages[block.part].setdefault(block.number, block.lines[0].page + 1)
-    return [Part(part, subjects[part], pages[part]) for part in sorted(pages)]
+    return [Part(part, next(iter(subjects[part].values())), pages[part], subjects[part]) for part in sorted(pages)]
 
 
 def _regions(lines: Sequence[Line]) -> list[Region]:
