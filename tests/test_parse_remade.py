@@ -35,3 +35,18 @@ def test_a_paper_remade_by_other_producers_parses_to_the_same_items(stem, tmp_pa
         assert [n for n, _, _ in got] == [n for n, _, _ in expected], remake.__name__
         wrong = [number for (number, *a), (_, *b) in zip(expected, got) if a != b]
         assert not wrong, f"{remake.__name__}: items {wrong} differ from the published paper's"
+
+
+@pytest.mark.realdata
+def test_a_paper_stored_turned_parses_the_same_through_the_route_that_reads_ahead(tmp_path):
+    """``parse`` reads each page's text once, in its OCR check, for the parse too: the check opens the paper
+    turned back as the parse does, so the words read ahead are the parse's words."""
+    from support.remakes import stored_turned
+
+    from curation.parse.routes import parse
+
+    published = realdata_path("pdf", PAPERS[0] + ".pdf")
+    copy = tmp_path / "turned.pdf"
+    with pymupdf.open(published) as src, stored_turned(src) as made:
+        made.save(copy)
+    assert [(i.number, i.question, i.options) for r in parse(copy) for i in r.items] == items_of(published)

@@ -1,8 +1,8 @@
 """Options labelled 가. 나. 다. 라. (마.) instead of ①-⑤, as some papers print them (the KSPO papers of 2015):
-on a paper that prints no circled options, each ordered run of such labels that open lines (or stand after a
-wide gap, options set two to a row) after a question becomes the parser's markers ①..⑤, as the HWP reader does
-for its lines (curation.readers.hwp_lines). A paper with circled options keeps its words, so its 가. 나. lists
-stay text."""
+on a paper that prints no circled options, each question's last ordered run of such labels that open lines (or
+stand after a gap, options set two to a row) becomes the parser's markers ①..⑤, for PDF and HWP papers alike (the
+HWP lines reach the parser typeset). A paper with circled options keeps its words, so its 가. 나. lists stay
+text."""
 
 from __future__ import annotations
 

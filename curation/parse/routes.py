@@ -46,6 +46,7 @@ from curation.readers.guard import Limits, check_pdf_limits
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx
+from curation.readers.pdf import upright
 from curation.readers.words import Word, reading_ahead
 from curation.sources.filetype import describe, sniff_file
 
@@ -171,7 +172,7 @@ def parse_pdf(
     with reading_ahead():  # the OCR check reads each page's text once, for the parse too
         hook = None
         if ocr != "never":
-            with pymupdf.open(path) as doc:
+            with upright(pymupdf.open(path)) as doc:  # as the parse opens it: the words read ahead are its words
                 need = pages_to_ocr(doc, "always" if ocr == "always" else "auto")
             if need and vlm is not None:
                 hook = OcrWordSource(VlmReader(vlm), config.low_confidence, on_page, dot)

@@ -156,7 +156,7 @@ def page_text(page: pymupdf.Page) -> str:
     with _collector_paused():
         raw = page.get_text("rawdict", flags=_FLAGS)
         ahead = _READ_AHEAD.get()
-        if ahead is not None and not page.rotation:  # a turned page is read again, once turned back
+        if ahead is not None:
             ahead[(page.parent.name, page.number)] = _words(raw, page.number)
     return "".join(ch["c"] for block in raw["blocks"] for line in block.get("lines", ())
                    for span in line["spans"] for ch in span["chars"])
