@@ -1,4 +1,4 @@
-"""Real exam questions (KMMLU rows) typeset as papers in four house layouts (tests/support/typeset_papers.py),
+"""Real exam questions (KMMLU rows) typeset as papers in six house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
     PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400]
@@ -19,7 +19,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.typeset_papers import HOUSES, kmmlu_rows, same_text, typeset  # noqa: E402
+from support.typeset_papers import HOUSES, as_set, kmmlu_rows, same_text, typeset  # noqa: E402
 
 from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
@@ -35,9 +35,10 @@ def score(questions, house, path: Path) -> tuple[int, int, int, list[str]]:
         return 0, 0, 0, ["refused"]
     items = {item.number: item for item in result.items}
     off = []
-    for number, (stem, options) in enumerate(questions, 1):
+    for number, question in enumerate(as_set(questions, house), 1):
         item = items.get(number)
-        if item is None or not same_text(item.question, stem) or len(item.options) != len(options) or not all(
+        options = question.options
+        if item is None or not same_text(item.question, question.printed_stem) or len(item.options) != len(options) or not all(
             same_text(a, b) for a, b in zip(item.options, options)
         ):
             off.append(str(number))

@@ -15,12 +15,16 @@ from curation.parse.layout import order_page
 from curation.readers.words import CIRCLED, Line, Word
 
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
+_SAME_HEIGHT = 3.0  # points between the heights of one running head on two pages
 _OUTER_BAND = 0.2  # the share within which a head set inside wide margins (or on a larger sheet) still stands
 _PAGE_NUMBER = re.compile(
     r"^[\s\-–—(（<\[]*(?:\d{1,3}\s*[-–—/]\s*)?\d{1,3}\s*[)）>\]\-–—]*\s*(?:면|쪽|page|p\.?)?$", re.I
 )
 _PAGE_NUMBER_PAREN = re.compile(r"\(\s*\d{1,3}\s*[-–—/]\s*\d{1,3}\s*\)\s*$")
 _CANDIDATE_BOX = re.compile(r"(수\s*험\s*번\s*호|응\s*시\s*번\s*호|성\s*명\s*$|^성\s*명)")
+# A candidate box's line is its field names and blanks: a line holding more words than that ends on 성명 only as
+# a sentence can ("...乙이 甲의 성명").
+_CANDIDATE_BOX_SYLLABLES = 8
 _DIGITS = re.compile(r"\d+")
 # "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
 # only on such pages (too few to count as repeating).
@@ -67,9 +71,10 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         ordered.append((index, width, height, lines, columns))
     margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
     margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)
-    in_margin: Counter[str] = Counter()  # pages with a margin line of these words, in any order
-    for page in margins:
-        in_margin.update({_mirrored(line.text) for line in page})
+    in_margin: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)  # words in any order -> (page, height)
+    for page, lines in enumerate(margins):
+        for line in lines:
+            in_margin[_mirrored(line.text)].append((page, line.yc))
     repeat = max(2, int(0.3 * len(pages)))
     outer = [[l.text for l in lines if _is_outer(l, height)] for _, _, height, lines, _ in ordered]
     page_counts = _page_counts(outer, repeat)
@@ -81,7 +86,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if not _is_margin(line, height):
                 return id(line) in standing
             key = furniture_key(line.text)
-            if in_margin[_mirrored(line.text)] >= repeat or is_page_number(line.text) or _CONTINUED.match(line.text):
+            if _repeats(line, in_margin[_mirrored(line.text)], repeat) or is_page_number(line.text) or _CONTINUED.match(line.text):
                 return True
             return _read_by_ocr(line) and _similar_on(key, line.yc, margin_lines) >= repeat
 
@@ -109,7 +114,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
                 )
         keep, furniture = [], []
         for line, is_furniture in zip(lines, marked):
-            if is_furniture or (line.y1 < height * 0.3 and _CANDIDATE_BOX.search(line.text)):
+            if is_furniture or (line.y1 < height * 0.3 and _candidate_box(line.text)):
                 furniture.append(line)
             else:
                 keep.append(line)
@@ -135,6 +140,21 @@ def _fractions(text: str) -> list[tuple[int, int]]:
     if (_QUESTION_START.match(key) and len(key) > 12) or text.lstrip()[:1] in CIRCLED:
         return []  # an option or a question ("③ 3/16") is never a page number; "0)형 9/16" is ①형 misread
     return [(int(n), int(m)) for n, m in _PAGE_OF_PAGES.findall(text) if 0 < int(n) <= int(m)]
+
+
+def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
+    """Whether a margin line's words stand in the margin of ``repeat`` pages or more, at its height (a running head
+    is set from one template; "<보 기>" closing one column and another stands where each column ends). OCR reads a
+    scan's heads a few points off on each page: its lines repeat at any height."""
+    if not _read_by_ocr(line):
+        found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
+    return len({page for page, _ in found}) >= repeat
+
+
+def _candidate_box(text: str) -> bool:
+    """A line of the box where candidates write their number and name ("수험번호 (    ) 성명 (    )")."""
+    found = _CANDIDATE_BOX.search(text)
+    return found is not None and ("번" in found.group() or len(_SYLLABLE.findall(text)) <= _CANDIDATE_BOX_SYLLABLES)
 
 
 def _page_counts(margin_texts: list[list[str]], repeat: int) -> set[int]:
@@ -223,7 +243,7 @@ def _standing_lines(pages: Sequence[tuple[float, list[Line]]], repeat: int) -> s
             heights[key].append((page, line.yc))
             outer.append((line, key))
     return {
-        id(line) for line, key in outer if len({p for p, y in heights[key] if abs(y - line.yc) <= 3}) >= repeat
+        id(line) for line, key in outer if len({p for p, y in heights[key] if abs(y - line.yc) <= _SAME_HEIGHT}) >= repeat
     }
 
 

@@ -2,7 +2,9 @@
 licensure papers use, with a text layer (PyMuPDF's HTML engine sets the text, in columns, wrapping lines as a
 word processor does): mirrored running heads over odd and even pages, a page number foot, a title and a
 candidate box on the first page, numbering "1.", "문 1." or "1)", options labelled ①-④ or 가.-라., one to a
-line with a hanging indent, or several to a row where they fit (tests/test_parse_typeset.py, bench/typeset.py)."""
+line with a hanging indent, or several to a row where they fit; and licensure papers' five options, with ruled
+boxes under the stems: a "<보 기>" of statements ㄱ.-ㄹ. (the options then name pairs of them) and a statute's
+paragraphs marked ① ② ③ (tests/test_parse_typeset.py, bench/typeset.py)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ class House:
     rows: bool  # options several to a row where they fit
     gap: float  # space above each question
     labels: str = "circled"  # "circled" (①-⑤) or "hangul" (가.-마.)
+    boxes: bool = False  # five options, and a ruled box under every second stem
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -54,7 +57,45 @@ HOUSES = {
     "two columns, B4, 문 1.": House("mun", (728, 1031), 2, 30, 45, 10, 1.5, 22, 8, False, 12),
     "two columns, A4, 1), options in rows": House("paren", (595, 842), 2, 20, 36, 9, 1.4, 14, 4, True, 8),
     "two columns, A4, options 가.-라.": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, True, 9, "hangul"),
+    "two columns, A4, five options, boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, boxes=True),
 }
+JAMO = "ㄱㄴㄷㄹ"
+PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
+BOX_TITLE = "<보 기>"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as a house sets it: the stem, the lines of a ruled box under it (a title first, where it has
+    one), the options."""
+
+    stem: str
+    box: tuple[str, ...]
+    options: tuple[str, ...]
+    titled: bool = False
+
+    @property
+    def printed_stem(self) -> str:
+        """The stem as a reader reads it off the page: the box's lines follow it."""
+        return " ".join((self.stem, *self.box))
+
+
+def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
+    """The questions as ``house`` prints them. With ``boxes``: five options (the fifth is the next row's first),
+    and under every fourth stem from the first a "<보 기>" of the row's options as ㄱ.-ㄹ. (the options name pairs
+    of them), under every fourth from the second a statute's paragraphs ① ② ③ (the next row's options)."""
+    if not house.boxes:
+        return [Question(stem, (), tuple(options)) for stem, options in questions]
+    found = []
+    for number, (stem, options) in enumerate(questions, 1):
+        following = questions[number % len(questions)][1]
+        if number % 4 == 1:
+            found.append(Question(stem, (BOX_TITLE, *(f"{j}. {o}" for j, o in zip(JAMO, options))), tuple(PAIRS), True))
+        elif number % 4 == 2:
+            found.append(Question(stem, tuple(f"{c} {o}" for c, o in zip(CIRCLED, following[:3])), (*options, following[3])))
+        else:
+            found.append(Question(stem, (), (*options, following[0])))
+    return found
 
 
 def kmmlu_rows(folder: Path) -> list[tuple[str, list[str]]]:
@@ -89,8 +130,8 @@ def typeset(
     headings set centred before the question of that number."""
     heading = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'
     body = "".join(
-        (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(n, stem, opts, house)
-        for n, (stem, opts) in enumerate(questions, 1)
+        (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(n, question, house)
+        for n, question in enumerate(as_set(questions, house), 1)
     )
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0}}"
     story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css)
@@ -116,12 +157,18 @@ def typeset(
     return path
 
 
-def _question(number: int, stem: str, options: list[str], house: House) -> str:
+def _question(number: int, question: Question, house: House) -> str:
     label = {"dot": f"{number}.", "mun": f"문 {number}.", "paren": f"{number})"}[house.numbering]
     e = html.escape
     parts = [f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
-             f"<b>{label}</b> {e(stem)}</p>"]
-    cells = [f"{house.label(k)} {option}" for k, option in enumerate(options)]
+             f"<b>{label}</b> {e(question.stem)}</p>"]
+    if question.box:
+        title = f'<p style="text-align:center">{e(question.box[0])}</p>' if question.titled else ""
+        lines = "".join(f'<p style="margin-left:12pt; text-indent:-12pt">{e(line)}</p>'
+                        for line in question.box[question.titled:])
+        parts.append(f'<div style="border:0.8pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt">'
+                     f"{title}{lines}</div>")
+    cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
     if house.rows and sum(widths) <= room:
