@@ -168,8 +168,9 @@ def test_hwp_2025_gives_its_50_items():
 
 def test_hwp_2024_matches_its_pdf_twin():
     # The one HWP paper in ../shared with a PDF twin (SOURCES.md): item for item the same numbers, the same
-    # options, the same stems, whitespace aside. Where the HWP sets a ruled table (26, 33, 50) its stem holds
-    # it as Markdown rows and the PDF route as running text: the same characters, cell by cell.
+    # options, the same stems, whitespace aside. Where the HWP sets a ruled table (26, 33, 50, and the shared data
+    # that 31 and 32 both carry) its stem holds it as Markdown rows and the PDF route as running text: the same
+    # characters, cell by cell.
     hwp = parse(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))[0]
     pdf = parse(realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.pdf"))[0]
     assert [i.number for i in hwp.items] == [i.number for i in pdf.items] == list(range(1, 51))
@@ -180,7 +181,7 @@ def test_hwp_2024_matches_its_pdf_twin():
 
     assert [cells(i.question) for i in hwp.items] == [cells(i.question) for i in pdf.items]
     tabled = [h.number for h, p in zip(hwp.items, pdf.items) if _norm(h.question) != _norm(p.question)]
-    assert tabled == [26, 33, 50] and all("|---|" in hwp.items[n - 1].question for n in tabled)
+    assert tabled == [26, 31, 32, 33, 50] and all("|---|" in hwp.items[n - 1].question for n in tabled)
     # A one-row layout table whose cells list items and their amounts line by line (41: "· 직접재료원가" beside
     # "￦550") prints as a list: its lines, as the PDF reads them.
     assert "· 직접재료원가 ￦550 · 간접재료원가 ￦150" in hwp.items[40].question

@@ -46,6 +46,7 @@ class Block:
     tokens: list[tuple[Word, int]] = field(default_factory=list)  # (word, line index in block)
     markers: list[Marker] = field(default_factory=list)
     indent: float | None = None
+    passage: list[Line] = field(default_factory=list)  # the shared passage it answers (curation.parse.passages)
     _complete: bool | None = None
     _printed: bool | None = None
     # want -> best_run(want), until a line is added

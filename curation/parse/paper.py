@@ -36,14 +36,15 @@ from curation.parse.grid import AnswerKey
 from curation.parse.hangul_labels import circled_hangul_labels
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
+from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
-from curation.parse.tables import PageRules, looks_tabular, page_tables, table_markdown
+from curation.parse.tables import PageRules
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf
-from curation.readers.words import Line, Word, page_words
+from curation.readers.words import Word, page_words
 
 # A printed item that the key withholds carries this flag; the release leaves it out as "withheld".
 WITHHELD_FLAG = "withheld"
@@ -52,7 +53,6 @@ MIN_ITEMS = 5
 _MIN_WORDS_PER_PAGE = 15
 
 OcrWords = Callable[[pymupdf.Page], list[Word]]
-Region = tuple[int, tuple[float, float, float, float]]  # page index, box in points
 
 
 @dataclass
@@ -273,19 +273,6 @@ def _parts(blocks: Sequence[Block], items: Sequence[Item], incomplete: Sequence[
     return [Part(part, next(iter(subjects[part].values())), pages[part], subjects[part]) for part in sorted(pages)]
 
 
-def _regions(lines: Sequence[Line]) -> list[Region]:
-    """The question's area per page and column, as (page index, box), in reading order."""
-    regions: list[tuple[int, int, list[float]]] = []
-    for line in lines:
-        if regions and regions[-1][0] == line.page and regions[-1][1] == line.column:
-            box = regions[-1][2]
-            box[0], box[1] = min(box[0], line.col_x0), min(box[1], line.y0)
-            box[2], box[3] = max(box[2], line.col_x1), max(box[3], line.y1)
-        else:
-            regions.append((line.page, line.column, [line.col_x0, line.y0, line.col_x1, line.y1]))
-    return [(page, (b[0], b[1], b[2], b[3])) for page, _, b in regions]
-
-
 def _build_items(
     doc: pymupdf.Document,
     path: Path,
@@ -316,16 +303,9 @@ def _build_items(
     spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
-        regions = _regions(block.lines)
+        regions = regions_of(block.passage + block.lines)
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
-        stem_tokens = block.tokens[: run[0].index]
-        stem_lines = {li for _, li in stem_tokens}
-        tables = []
-        tabular = looks_tabular([block.lines[li] for li in stem_lines])
-        for page, box in regions if tabular else ():
-            found = page_tables(doc[page], words[page], box, rules(page))
-            tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
-        question = _stem_text(block, stem_tokens, stem_lines, tables)
+        question, tables = question_text(doc, words, block, run[0].index, rules)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))
         if block.subject and block.subject not in spelled:
             spelled[block.subject] = spelled_as(block.subject, known_subjects)
@@ -375,26 +355,3 @@ def _build_items(
             )
         )
     return items, regions_by_item, repairs_by_item, confidence
-
-
-def _stem_text(block: Block, stem_tokens, stem_lines: set[int], tables) -> str:
-    """The stem, with each ruled table's words replaced by the table as Markdown."""
-    if not tables:
-        return compose(stem_tokens)
-    parts: list[str] = []
-    run: list = []
-    done: set[int] = set()
-    for word, li in stem_tokens:
-        table = next((t for t in tables if t.contains(word)), None)
-        if table is None:
-            run.append((word, li))
-            continue
-        if id(table) not in done:
-            if run:
-                parts.append(compose(run))
-                run = []
-            parts.append(table_markdown(table))
-            done.add(id(table))
-    if run:
-        parts.append(compose(run))
-    return "\n".join(p for p in parts if p)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from curation.parse.blocks import MAX_OPTIONS, Block
+from curation.parse.passages import Passage, opened, serves
 from curation.readers.words import Line, Word, circled_value
 
 START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
@@ -43,9 +44,9 @@ _SENTENCE_END = re.compile(r"[가-힣]\.$")
 _AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
 # A cell of a number column: a word holding a digit and at most one Hangul syllable ("20x1년", "(70)", "150").
 _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
-# A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
 # The widest gap (in line heights) between two lines of one paragraph that a heading could not stand in.
 _PARAGRAPH_GAP = 0.6
+# A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
 _PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
 # A heading set between a pair of ornaments ("◆ 운동생리학(70) ◆"): the name is what they enclose.
 _ORNAMENTED = re.compile(r"^([◆◇■□★☆])(.+)\1$")
@@ -207,12 +208,21 @@ def _segment(
     # Between two questions, once a shared passage has begun (a note or running text after the last
     # options), everything up to the next number is that passage: a centred line in it is no heading.
     in_passage = False
+    passage: list[Line] | None = None  # the lines of the passage being read
+    serving: Passage | None = None  # the passage the questions being read answer
     part = 0
 
     def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
-        nonlocal heading_since_last, in_passage
+        nonlocal heading_since_last, in_passage, passage, serving
         block = Block(number, part, subject or running.get(line.page), [], indent=indent)
         block.add(line, skip, first, colmin[(line.page, line.column)])
+        after_passage = passage is not None
+        if after_passage:
+            serving, passage = opened(passage), None
+        if serves(serving, number, after_passage):
+            block.passage = serving.lines
+        else:
+            serving = None
         heading_since_last = False
         in_passage = False
         return block
@@ -299,6 +309,7 @@ def _segment(
             close(cur)  # an instruction or a passage's opening for what follows, not part of the last option
             cur = None
             in_passage = True
+            passage = [line]
             continue
         # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
         # asked after a question's options, where a line could end it)
@@ -317,8 +328,11 @@ def _segment(
             continue
         if cur is not None:
             cur.add(line, left=colmin[(line.page, line.column)])
+        elif passage is not None:
+            passage.append(line)
         elif blocks and not set_apart(line, body_size):
             in_passage = True  # running text between questions: a passage for the next ones
+            passage = [line]
     close(cur)
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
