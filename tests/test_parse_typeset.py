@@ -20,6 +20,8 @@ CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
     # a page is no candidate box; "<보 기>" closing two columns of the foot band, each where its column ends, is
     # no running foot
     ("two columns, A4, five options, boxes", start) for start in (0, 160, 360)
+] + [  # each passage before the two questions it names; one opening a column's foot band where another page's did
+    ("two columns, B4, 문 1., shared passages", start) for start in (0, 280)
 ]
 
 

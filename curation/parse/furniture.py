@@ -12,6 +12,7 @@ from typing import Sequence
 from rapidfuzz.distance import Levenshtein
 
 from curation.parse.layout import order_page
+from curation.parse.passages import served_numbers
 from curation.readers.words import CIRCLED, Line, Word
 
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
@@ -145,7 +146,12 @@ def _fractions(text: str) -> list[tuple[int, int]]:
 def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
     """Whether a margin line's words stand in the margin of ``repeat`` pages or more, at its height (a running head
     is set from one template; "<보 기>" closing one column and another stands where each column ends). OCR reads a
-    scan's heads a few points off on each page: its lines repeat at any height."""
+    scan's heads a few points off on each page: its lines repeat at any height. A line opening a question or a
+    passage for the questions it names ("※ 다음 글을 읽고 13번과 14번에 답하시오.") is none, digits aside alike as
+    such lines are, and the same the height where two columns happen to end."""
+    key = furniture_key(line.text)
+    if (_QUESTION_START.match(key) and len(key) > 12) or served_numbers([line]):
+        return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
     return len({page for page, _ in found}) >= repeat

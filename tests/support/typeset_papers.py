@@ -14,7 +14,7 @@ import json
 import random
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pymupdf
@@ -42,6 +42,7 @@ class House:
     gap: float  # space above each question
     labels: str = "circled"  # "circled" (①-⑤) or "hangul" (가.-마.)
     boxes: bool = False  # five options, and a ruled box under every second stem
+    passages: bool = False  # a shared passage before every fifth question, for it and the next
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -58,6 +59,8 @@ HOUSES = {
     "two columns, A4, 1), options in rows": House("paren", (595, 842), 2, 20, 36, 9, 1.4, 14, 4, True, 8),
     "two columns, A4, options 가.-라.": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, True, 9, "hangul"),
     "two columns, A4, five options, boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, boxes=True),
+    "two columns, B4, 문 1., shared passages": House("mun", (728, 1031), 2, 30, 45, 10, 1.5, 22, 8, False, 12,
+                                                   passages=True),
 }
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
@@ -73,19 +76,30 @@ class Question:
     box: tuple[str, ...]
     options: tuple[str, ...]
     titled: bool = False
+    passage: tuple[str, ...] = ()  # the shared passage it answers: its opening sentence, then its text
+    opens_passage: bool = False  # the passage is printed before this question
 
     @property
     def printed_stem(self) -> str:
-        """The stem as a reader reads it off the page: the box's lines follow it."""
-        return " ".join((self.stem, *self.box))
+        """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
+        return " ".join((*self.passage, self.stem, *self.box))
 
 
 def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
     """The questions as ``house`` prints them. With ``boxes``: five options (the fifth is the next row's first),
     and under every fourth stem from the first a "<보 기>" of the row's options as ㄱ.-ㄹ. (the options name pairs
-    of them), under every fourth from the second a statute's paragraphs ① ② ③ (the next row's options)."""
-    if not house.boxes:
-        return [Question(stem, (), tuple(options)) for stem, options in questions]
+    of them), under every fourth from the second a statute's paragraphs ① ② ③ (the next row's options). With
+    ``passages``: before questions 3, 8, 13, ... a passage (another row's stem) that it and the next answer."""
+    found = _boxed(questions) if house.boxes else [Question(stem, (), tuple(options)) for stem, options in questions]
+    if house.passages:
+        for number in range(3, len(found), 5):  # questions 3 and 4, 8 and 9, ...
+            passage = (f"※ 다음 글을 읽고 {number}번과 {number + 1}번에 답하시오.", questions[(number + 19) % len(questions)][0])
+            found[number - 1] = replace(found[number - 1], passage=passage, opens_passage=True)
+            found[number] = replace(found[number], passage=passage)
+    return found
+
+
+def _boxed(questions: list[tuple[str, list[str]]]) -> list[Question]:
     found = []
     for number, (stem, options) in enumerate(questions, 1):
         following = questions[number % len(questions)][1]
@@ -160,8 +174,12 @@ def typeset(
 def _question(number: int, question: Question, house: House) -> str:
     label = {"dot": f"{number}.", "mun": f"문 {number}.", "paren": f"{number})"}[house.numbering]
     e = html.escape
-    parts = [f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
-             f"<b>{label}</b> {e(question.stem)}</p>"]
+    parts = []
+    if question.opens_passage:
+        opening, text = question.passage
+        parts.append(f'<p style="margin-top:{house.gap}pt">{e(opening)}</p><p style="margin-left:8pt">{e(text)}</p>')
+    parts.append(f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
+                 f"<b>{label}</b> {e(question.stem)}</p>")
     if question.box:
         title = f'<p style="text-align:center">{e(question.box[0])}</p>' if question.titled else ""
         lines = "".join(f'<p style="margin-left:12pt; text-indent:-12pt">{e(line)}</p>'
