@@ -80,7 +80,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
     outer = [[l.text for l in lines if _is_outer(l, height)] for _, _, height, lines, _ in ordered]
     page_counts = _page_counts(outer, repeat)
     standing = _standing_lines([(height, lines) for _, _, height, lines, _ in ordered], repeat)
-    result = []
+    marks = []
     for index, width, height, lines, columns in ordered:
 
         def candidate(line: Line) -> bool:
@@ -101,6 +101,13 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
                 marked[i] = any(marked[j] and _with(other, line) for j, other in enumerate(lines) if j != i)
         for i, line in enumerate(lines):  # "한다." wrapped under the column's last option repeats, but hangs on it
             if repeated[i] and any(not marked[j] and _hangs_on(line, other, height) for j, other in enumerate(lines)):
+                marked[i] = False
+        marks.append((marked, repeated))
+    bodies = [[line.yc for line, m in zip(lines, marked) if not m] for (_, _, _, lines, _), (marked, _) in zip(ordered, marks)]
+    result = []
+    for (index, width, height, lines, columns), (marked, repeated) in zip(ordered, marks):
+        for i, line in enumerate(lines):
+            if repeated[i] and marked[i] and _within_body(line, index, height, bodies):
                 marked[i] = False
         heads = _beside_page_counts(lines, height, page_counts)
         for i, line in enumerate(lines):
@@ -141,6 +148,16 @@ def _fractions(text: str) -> list[tuple[int, int]]:
     if (_QUESTION_START.match(key) and len(key) > 12) or text.lstrip()[:1] in CIRCLED:
         return []  # an option or a question ("③ 3/16") is never a page number; "0)형 9/16" is ①형 misread
     return [(int(n), int(m)) for n, m in _PAGE_OF_PAGES.findall(text) if 0 < int(n) <= int(m)]
+
+
+def _within_body(line: Line, index: int, height: float, bodies: list[list[float]]) -> bool:
+    """Whether the body of other pages reaches past a repeated margin line (lower than a foot, higher than a head)
+    on two pages or more: a running head or foot lies outside every page's body, a line that only happens to repeat
+    where two columns end ("<보 기>" at the foot of one column and another) inside theirs."""
+    foot = line.yc > height / 2
+    return sum(
+        any((y > line.y0 if foot else y < line.y1) for y in body) for page, body in enumerate(bodies) if page != index
+    ) >= 2
 
 
 def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:

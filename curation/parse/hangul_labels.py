@@ -1,5 +1,6 @@
 """Options labelled 가. 나. 다. 라. (마.) instead of ①-⑤, as some papers print them (the KSPO papers of 2015):
-on a paper that prints no circled options, each question's last ordered run of such labels that open lines (or
+on a paper that does not circle its options (fewer ①s than 가. labels: a statute's paragraph marks in a stem are
+no options), each question's last ordered run of such labels that open lines (or
 stand after a gap, options set two to a row) becomes the parser's markers ①..⑤, for PDF and HWP papers alike (the
 HWP lines reach the parser typeset). A paper with circled options keeps its words, so its 가. 나. lists stay
 text."""
@@ -17,8 +18,6 @@ from curation.readers.words import CIRCLED, Line, Word
 LABELS = "가나다라마"
 _LABEL = re.compile(r"^([가나다라마])[.)]$")
 MIN_RUN = 4  # 가 to 라 at least: a run of options, not a list of two or three in a stem
-# Fewer circled markers than this on the whole paper: it does not circle its options.
-_CIRCLED_ENOUGH = 8
 
 Page = tuple[list[Word], float, float]
 
@@ -26,8 +25,9 @@ Page = tuple[list[Word], float, float]
 def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
     """``pages`` with each option label of a question's last run written as its circled marker; the same pages
     where the paper circles its options or labels none."""
-    if sum(1 for words, _, _ in pages for w in words if w.text in CIRCLED[:5]) >= _CIRCLED_ENOUGH:
-        return list(pages)
+    openings = sum(1 for words, _, _ in pages for w in words if _LABEL.match(w.text) and w.text[0] == "가")
+    if openings < MIN_RUN or sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) >= openings:
+        return list(pages)  # it circles its options: a ① for every question, more than the 가. lists of its stems
     lines = [line for index, (words, width, height) in enumerate(pages) for line in order_page(words, index, width, height)[0]]
     found = _option_labels(lines)
     if not found:

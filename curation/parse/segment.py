@@ -124,7 +124,8 @@ def runs_on(previous: Line, line: Line) -> bool:
     lines)."""
     if line.page != previous.page or line.column != previous.column or abs(line.size - previous.size) > 0.1 * previous.size:
         return False
-    return 0 <= line.y0 - previous.y1 <= _PARAGRAPH_GAP * (line.y1 - line.y0)
+    height = line.y1 - line.y0
+    return -0.5 * height < line.y0 - previous.y1 <= _PARAGRAPH_GAP * height  # glyph boxes of close lines may overlap
 
 
 def names_a_subject(text: str) -> bool:
