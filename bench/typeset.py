@@ -1,4 +1,4 @@
-"""Real exam questions (KMMLU rows) typeset as papers in six house layouts (tests/support/typeset_papers.py),
+"""Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
     PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400]

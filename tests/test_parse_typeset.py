@@ -22,6 +22,15 @@ CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
     ("two columns, A4, five options, boxes", start) for start in (0, 160, 360)
 ] + [  # each passage before the two questions it names; one opening a column's foot band where another page's did
     ("two columns, B4, 문 1., shared passages", start) for start in (0, 280)
+] + [
+    # "<보 기>" ending a column in the foot band, level with another page's, that other pages' body reaches past
+    ("two columns, A4, five options in rows, boxes", 160),
+    # an option's last line whose glyph box overlaps the line above, set off-centre in its column
+    ("two columns, A4, 1), boxes, shared passages", 280),
+    # a paper labelling its options 가.-마. with statutes' paragraphs ① ② ③ in stems; a last page whose right
+    # column holds one line that ends the last option (its first word had fallen into the left column; the line
+    # alone, defining its column's bounds, looked centred in it and closed the question)
+    ("two columns, A4, options 가.-마., boxes", 360),
 ]
 
 

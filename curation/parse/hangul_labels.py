@@ -1,9 +1,8 @@
 """Options labelled 가. 나. 다. 라. (마.) instead of ①-⑤, as some papers print them (the KSPO papers of 2015):
 on a paper that does not circle its options (fewer ①s than 가. labels: a statute's paragraph marks in a stem are
-no options), each question's last ordered run of such labels that open lines (or
-stand after a gap, options set two to a row) becomes the parser's markers ①..⑤, for PDF and HWP papers alike (the
-HWP lines reach the parser typeset). A paper with circled options keeps its words, so its 가. 나. lists stay
-text."""
+no options), each question's last ordered run of such labels that open lines (or stand after a gap, options set
+two to a row) becomes the parser's markers ①..⑤, for PDF and HWP papers alike (the HWP lines reach the parser
+typeset). A paper with circled options keeps its words, so its 가. 나. lists stay text."""
 
 from __future__ import annotations
 

@@ -23,7 +23,31 @@ def find_gutter(words: Sequence[Word], width: float, height: float, left: float 
     body, strips = _free_strips(words, width, height, left=left)
     if not strips or not _two_sided(body, strips[0]):
         return None
-    return strips[0]
+    return _before_short_column(body, strips[0])
+
+
+def _before_short_column(body: Sequence[Word], gutter: float) -> float:
+    """The gutter moved left of the first words of a right column too short to keep its strip from running into it
+    (a last page whose right column holds a line or two): words left of the gutter that stand past the left
+    column's right edge, far from any word before them in their row."""
+    left = [w for w in body if w.xc < gutter]
+    if len(left) < 20:
+        return gutter
+    most = float(np.percentile([w.x1 for w in left], 95))
+    beyond = [w for w in left if w.x0 > most + w.size]
+    if not beyond:
+        return gutter
+    edge = max(w.x1 for w in left if w.x0 <= most + w.size)  # the left column's right edge
+    stray = [w for w in beyond if w.x0 > edge + w.size and _apart(w, left)]
+    return (edge + min(w.x0 for w in stray)) / 2 if stray else gutter
+
+
+def _apart(word: Word, words: Sequence[Word]) -> bool:
+    """Whether nothing stands in ``word``'s row within three of its ems before it."""
+    return not any(
+        w is not word and w.x1 <= word.x0 and word.x0 - w.x1 < 3 * word.size and min(w.y1, word.y1) - max(w.y0, word.y0) > 0
+        for w in words
+    )
 
 
 def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> list[float]:

@@ -98,7 +98,7 @@ def set_apart(line: Line, body_size: float) -> bool:
         return True
     width = line.col_x1 - line.col_x0
     centred = abs((line.x0 + line.x1) / 2 - (line.col_x0 + line.col_x1) / 2) < 0.12 * width and (
-        line.x0 - line.col_x0 > 0.12 * width
+        line.x0 - line.col_x0 > 0.12 * width and line.col_x1 - line.x1 > 0.05 * width  # room on both sides
     )
     return centred or line.size >= 1.15 * body_size
 

@@ -61,6 +61,12 @@ HOUSES = {
     "two columns, A4, five options, boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, boxes=True),
     "two columns, B4, 문 1., shared passages": House("mun", (728, 1031), 2, 30, 45, 10, 1.5, 22, 8, False, 12,
                                                    passages=True),
+    "two columns, A4, five options in rows, boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, True, 9,
+                                                         boxes=True),
+    "two columns, A4, 1), boxes, shared passages": House("paren", (595, 842), 2, 20, 36, 9, 1.4, 14, 4, False, 8,
+                                                        boxes=True, passages=True),
+    "two columns, A4, options 가.-마., boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, "hangul",
+                                                   boxes=True),
 }
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
