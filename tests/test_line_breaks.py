@@ -36,7 +36,7 @@ def test_a_pair_written_both_ways_is_left_to_the_rule_of_particles():
 def test_the_cpa_paper_reads_its_spaces_at_line_breaks_as_its_hwp_twin_has_them():
     """The CPA 2024 paper's PDF breaks lines without space characters; its HWP twin holds the text as typed.
     With the rule of particles alone 230 of the 278 stems and options without tables read the same, spaces
-    included; with the written pairs 246."""
+    included; with the written pairs 246 (244 of 276 since questions 31 and 32 carry their shared data, a table)."""
     folder = realdata_path("pdf")
     pdf = {i.number: i for r in parse(folder / "cpa_2024_r59_1st_s3_acct_form1_q.pdf", ocr="never") for i in r.items}
     hwp = {i.number: i for r in parse(folder / "cpa_2024_r59_1st_s3_acct_form1_q.hwp") for i in r.items}
@@ -47,5 +47,5 @@ def test_the_cpa_paper_reads_its_spaces_at_line_breaks_as_its_hwp_twin_has_them(
         for a, b in [(item.question, hwp[number].question), *zip(item.options, hwp[number].options)]
         if "|" not in a
     ]
-    assert len(pairs) == 278
-    assert sum(spaced(a) == spaced(b) for a, b in pairs) >= 246
+    assert len(pairs) == 276
+    assert sum(spaced(a) == spaced(b) for a, b in pairs) >= 244

@@ -117,9 +117,17 @@ class Block:
         return self._best[want]
 
     def printed_runs(self, want: int) -> int:
-        """How many complete runs printed as options the block holds: more than one is another question's
-        options read into it."""
-        return sum(1 for run in self._runs(want) if len(run) >= MIN_OPTIONS and self._as_options(run))
+        """How many complete runs printed as options the block holds, sharing no marker: more than one is another
+        question's options read into it (a statute's ① ② ③ indented just past the options runs on into their
+        ④ ⑤, and is none)."""
+        held: set[int] = set()
+        count = 0
+        for run in reversed(self._runs(want)):
+            indices = {m.index for m in run}
+            if len(run) >= MIN_OPTIONS and not indices & held and self._as_options(run):
+                held |= indices
+                count += 1
+        return count
 
     @property
     def complete(self) -> bool:

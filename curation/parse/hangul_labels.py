@@ -40,6 +40,7 @@ def _option_labels(lines: list[Line]) -> dict[int, int]:
     stays text), with its option index (0 for 가). Each later label of a run opens a line at the 가.'s indent
     in its column or stands in a row that one of the run opened: a sentence's "다." wrapped to a line's start
     is text."""
+    edges = _column_edges(lines)
     found: dict[int, int] = {}
     run: list[Word] = []
     last: list[Word] = []
@@ -64,7 +65,7 @@ def _option_labels(lines: list[Line]) -> dict[int, int]:
         for k, word in enumerate(line.words):
             if not (_LABEL.match(word.text) and _opens(line.words, k)):
                 continue
-            offset = word.x0 - line.col_x0
+            offset = word.x0 - edges[(line.page, line.column)]
             if word.text[0] == "가":
                 end_run()
                 run.append(word)
@@ -76,6 +77,24 @@ def _option_labels(lines: list[Line]) -> dict[int, int]:
                 rows.add(id(line))
     end_question()
     return found
+
+
+def _column_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """Each column's left edge: where its question numbers stand (a title can stand further out); in a column that
+    holds none (a last page's short right column), where that column's numbers stand on other pages, else its
+    leftmost line; for a row across the page (an option too long for its column), where the page's numbers stand."""
+    numbered: dict[tuple[int | None, int | None], float] = {}
+    leftmost: dict[tuple[int, int], float] = {}
+    for line in lines:
+        leftmost[(line.page, line.column)] = min(leftmost.get((line.page, line.column), line.x0), line.x0)
+        if START.match(line.text):
+            for key in ((line.page, line.column), (line.page, None), (None, line.column)):
+                numbered[key] = min(numbered.get(key, line.x0), line.x0)
+    edges = {}
+    for (page, column), x in leftmost.items():
+        elsewhere = (page, None) if column == -1 else (None, column)
+        edges[(page, column)] = numbered.get((page, column), numbered.get(elsewhere, x))
+    return edges
 
 
 def _opens(words: list[Word], k: int) -> bool:
