@@ -1,14 +1,17 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S]
 
-Prints one row per house layout.
+Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
+(``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
+the HTML engine left text out of (a word wider than its column) tests nothing and is counted apart.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -19,7 +22,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.typeset_papers import HOUSES, as_set, kmmlu_rows, same_text, typeset  # noqa: E402
+from support.typeset_papers import HOUSES, as_set, kmmlu_rows, random_house, same_text, typeset  # noqa: E402
 
 from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
@@ -49,7 +52,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--per-paper", type=int, default=40)
     parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--random", type=int, default=0, help="papers in houses drawn at random, instead of HOUSES")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.random:
+        random_houses(args.random, args.seed, args.per_paper)
+        return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
     for col in ("house layout", "questions", "found", "exact", "share", "rejects", "off (paper: numbers)"):
@@ -66,6 +74,34 @@ def main() -> None:
             table.add_row(name, str(len(rows)), str(found), str(exact), f"{exact / len(rows):.1%}", str(rejects),
                           "; ".join(off))
     Console(width=180).print(table)
+
+
+def random_houses(papers: int, seed: int, per_paper: int) -> None:
+    rnd = random.Random(seed)
+    rows = kmmlu_rows(KMMLU)
+    questions = found = exact = rejects = untypeset = 0
+    off = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(papers):
+            house = random_house(rnd)
+            start = rnd.randrange(0, len(rows) - per_paper)
+            try:
+                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf")
+            except ValueError:
+                untypeset += 1
+                continue
+            questions += per_paper
+            found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
+            if got[3]:
+                off.append(f"{house} rows {start}-: {','.join(got[3])}")
+    table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each")
+    for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
+        table.add_column(col, justify="right")
+    table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(found), str(exact),
+                  f"{exact / questions:.1%}" if questions else "", str(rejects))
+    Console(width=180).print(table)
+    for line in off:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import numpy as np
 
 from curation.readers.words import Line, Word
 
+_ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 
 
@@ -155,7 +156,7 @@ def order_page(
     gutter = gutter if gutter is not None else find_gutter(words, width, height, left)
     if gutter is None:
         return one_column(words, page, width), 1
-    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1] if bands else []
+    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1] + _run_across(words, gutter) if bands else []
     spans = _merge(crossing)
 
     def span_of(w: Word) -> int | None:
@@ -186,6 +187,24 @@ def order_page(
         if band < len(spans):
             lines += group_lines(full[band], page, left_edge, right_edge, -1)
     return lines, 2
+
+
+def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em): one line of a
+    one-column page, though no word of it crosses the strip (a short last page's only long line)."""
+    rows: dict[int, list[Word]] = defaultdict(list)
+    for w in words:
+        if abs(w.xc - gutter) < 8 * w.size:
+            rows[round(w.yc / max(w.height, 1.0))].append(w)
+    found = []
+    for row in rows.values():
+        left = [w for w in row if w.x1 <= gutter + 1]
+        right = [w for w in row if w.x0 >= gutter - 1]
+        if left and right:
+            a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
+            if b.x0 - a.x1 < _ACROSS * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
+                found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
+    return found
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:

@@ -46,6 +46,8 @@ _AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
 _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
 # The widest gap (in line heights) between two lines of one paragraph that a heading could not stand in.
 _PARAGRAPH_GAP = 0.6
+# A line of at most this many characters is a mark ("- 끝 -", "(끝)"), not running text.
+_MARK = 4
 # A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
 _PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
 # A heading set between a pair of ornaments ("◆ 운동생리학(70) ◆"): the name is what they enclose.
@@ -255,6 +257,34 @@ def _segment(
             probe.add(later, left=colmin[(later.page, later.column)])
         return probe.printed_options
 
+    def carried_over(previous: Line, line: Line) -> bool:
+        """A line opening a column or page at the indent (from where its numbers stand) at which ``previous``, the
+        last line of the column or page before, or its text after an option marker, starts: a paragraph carried
+        over, though it falls centred in its new column."""
+        if (previous.page, previous.column) == (line.page, line.column):
+            return False
+        offset = line.x0 - colmin[(line.page, line.column)]
+        starts_at = [previous.words[0].x0]
+        if circled_value(previous.words[0].text) and len(previous.words) > 1:
+            starts_at.append(previous.words[1].x0)
+        edge = colmin[(previous.page, previous.column)]
+        return any(abs(offset - (x - edge)) <= 0.2 * line.size for x in starts_at)
+
+    def followed_as_set_apart(at: int) -> bool:
+        """Whether what follows line ``at`` is what follows a heading or a notice: a question, an instruction or a
+        passage's opening, another line set apart (a heading over two lines), a mark ("- 끝 -"), or nothing. A
+        wrapped line that happens to fall centred at a column's top runs on into more of its text."""
+        if at + 1 == len(lines):
+            return True
+        line, after = lines[at], lines[at + 1]
+        justified = abs(after.x0 - line.x0) < 1 and abs(after.x1 - line.x1) < 1  # a paragraph's lines, not two centred
+        return (
+            starts[at + 1] is not None
+            or bool(_PASSAGE_OPENING.match(after.text.strip()))
+            or (set_apart(after, body_size) and not justified)
+            or len(_key(after.text)) <= _MARK
+        )
+
     page_subject: str | None = None
     for at, line in enumerate(lines):
         now = running.get(line.page)
@@ -315,15 +345,19 @@ def _segment(
         # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
         # asked after a question's options, where a line could end it)
         wrapped = cur is not None and cur.complete and (
-            runs_on(cur.lines[-1], line) or any(continues(above, line) for above in cur.lines[-3:])
+            runs_on(cur.lines[-1], line)
+            or any(continues(above, line) for above in cur.lines[-3:])
+            or carried_over(cur.lines[-1], line)
         )
-        if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size):
+        if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size) and (
+            followed_as_set_apart(at)
+        ):
             close(cur)
             cur = None
             subject = line.text.strip()
             heading_since_last = True
             continue
-        if cur is not None and cur.complete and not wrapped and set_apart(line, body_size):
+        if cur is not None and cur.complete and not wrapped and set_apart(line, body_size) and followed_as_set_apart(at):
             close(cur)  # a notice after the last option ("1교시 종료"), not part of it
             cur = None
             continue

@@ -71,6 +71,20 @@ HOUSES = {
     "two columns, A4, options 가.-마., boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, "hangul",
                                                    boxes=True),
 }
+
+
+def random_house(rnd: random.Random) -> House:
+    """A house drawn from the ranges licensure papers are set in: numbering, sheet, columns, type size and
+    leading, indents, options in rows or not, labels, boxes, shared passages."""
+    return House(
+        rnd.choice(["dot", "mun", "paren"]), rnd.choice([(595, 842), (728, 1031)]), rnd.choice([1, 2, 2]),
+        rnd.choice([18, 24, 30]), rnd.choice([36, 45, 55]), rnd.choice([9, 9.5, 10, 10.5, 11]),
+        rnd.choice([1.3, 1.45, 1.6]), rnd.choice([12, 14, 18, 22]), rnd.choice([0, 4, 8, 12]), rnd.choice([False, True]),
+        rnd.choice([6, 9, 12]), rnd.choice(["circled", "circled", "hangul"]), rnd.choice([False, True]),
+        rnd.choice([False, True]),
+    )
+
+
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
 BOX_TITLE = "<보 기>"
