@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.typeset_papers import HOUSES, as_set, kmmlu_rows, same_text, typeset
+from support.typeset_papers import HOUSES, House, as_set, kmmlu_rows, same_text, typeset
 
 from curation.parse.paper import parse_paper
 
@@ -63,3 +63,32 @@ def test_a_last_page_whose_short_right_column_ends_the_question_it_continues_is_
     assert [o.replace(" ", "") for o in items[60].options] == [o.replace(" ", "") for o in questions[59][1]]
     assert [o.replace(" ", "") for o in items[55].options] == [o.replace(" ", "") for o in questions[54][1]]
     assert {items[n].subject for n in (1, 21, 41)} == set(headings.values())
+
+
+# Houses the random bench drew (bench/typeset.py --random), each with a paper that had lost text silently.
+DRAWN = [
+    # a justified option line at a column's top, falling centred, read as a subject heading
+    (House("dot", (595, 842), 2, 18, 45, 11, 1.45, 12, 12, False, 12), 156),
+    # the same as a notice after the options
+    (House("paren", (595, 842), 2, 30, 55, 11, 1.45, 18, 4, True, 9), 109),
+    # an option's last line carried over to the next column's top, centred there
+    (House("dot", (595, 842), 2, 18, 55, 9, 1.6, 12, 12, True, 12, "hangul", True, True), 1),
+    # a short last page of a one-column paper: one line split at a strip its word space crossed
+    (House("paren", (595, 842), 1, 24, 36, 11, 1.3, 14, 8, False, 12, "hangul"), 447),
+]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("house, start", DRAWN)
+def test_papers_in_drawn_houses_parse_back_as_typeset(house, start, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    result = parse_paper(typeset(questions, house, tmp_path / "paper.pdf"))
+    items = {item.number: item for item in result.items}
+    assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
+    off = [
+        number
+        for number, question in enumerate(as_set(questions, house), 1)
+        if not same_text(items[number].question, question.printed_stem)
+        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
+    ]
+    assert not off, f"questions {off} differ from the text typeset"

@@ -258,17 +258,18 @@ def _segment(
         return probe.printed_options
 
     def carried_over(previous: Line, line: Line) -> bool:
-        """A line opening a column or page at the indent (from where its numbers stand) at which ``previous``, the
-        last line of the column or page before, or its text after an option marker, starts: a paragraph carried
-        over, though it falls centred in its new column."""
-        if (previous.page, previous.column) == (line.page, line.column):
-            return False
+        """A line opening a column or page in the same type at the indent (from where its numbers stand) at which
+        ``previous``, the last line of the column or page before, starts its text (after an option's marker): a
+        paragraph carried over, though it falls centred in its new column."""
+        if (previous.page, previous.column) == (line.page, line.column) or abs(line.size - previous.size) > 0.1 * previous.size:
+            return False  # a heading set in larger type stands apart wherever it starts
         offset = line.x0 - colmin[(line.page, line.column)]
-        starts_at = [previous.words[0].x0]
-        if circled_value(previous.words[0].text) and len(previous.words) > 1:
-            starts_at.append(previous.words[1].x0)
-        edge = colmin[(previous.page, previous.column)]
-        return any(abs(offset - (x - edge)) <= 0.2 * line.size for x in starts_at)
+        first = previous.words[0]
+        if circled_value(first.text):  # an option's text goes on under its text, not under its marker
+            if len(previous.words) < 2:
+                return False
+            first = previous.words[1]
+        return abs(offset - (first.x0 - colmin[(previous.page, previous.column)])) <= 0.2 * line.size
 
     def followed_as_set_apart(at: int) -> bool:
         """Whether what follows line ``at`` is what follows a heading or a notice: a question, an instruction or a
