@@ -103,7 +103,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
             if repeated[i] and any(not marked[j] and _hangs_on(line, other, height) for j, other in enumerate(lines)):
                 marked[i] = False
         marks.append((marked, repeated))
-    bodies = [[line.yc for line, m in zip(lines, marked) if not m] for (_, _, _, lines, _), (marked, _) in zip(ordered, marks)]
+    bodies = [_extent([line.yc for line, m in zip(lines, marked) if not m]) for (*_, lines, _), (marked, _) in zip(ordered, marks)]
     result = []
     for (index, width, height, lines, columns), (marked, repeated) in zip(ordered, marks):
         for i, line in enumerate(lines):
@@ -143,20 +143,31 @@ _QUESTION_START = re.compile(r"^(문제?)?#[.)]")
 _PAGE_OF_PAGES = re.compile(r"(?<![\d/.])(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
 
 
+def _opens_question(key: str) -> bool:
+    """Whether a line's key opens a question ("#.다음 중 옳은 것은?"), longer than a page count ("3/16")."""
+    return bool(_QUESTION_START.match(key)) and len(key) > 12
+
+
 def _fractions(text: str) -> list[tuple[int, int]]:
     key = furniture_key(text)
-    if (_QUESTION_START.match(key) and len(key) > 12) or text.lstrip()[:1] in CIRCLED:
+    if _opens_question(key) or text.lstrip()[:1] in CIRCLED:
         return []  # an option or a question ("③ 3/16") is never a page number; "0)형 9/16" is ①형 misread
     return [(int(n), int(m)) for n, m in _PAGE_OF_PAGES.findall(text) if 0 < int(n) <= int(m)]
 
 
-def _within_body(line: Line, index: int, height: float, bodies: list[list[float]]) -> bool:
+def _extent(heights: list[float]) -> tuple[float, float] | None:
+    """The highest and lowest centre of a page's body lines (None for a page without any)."""
+    return (min(heights), max(heights)) if heights else None
+
+
+def _within_body(line: Line, index: int, height: float, bodies: list[tuple[float, float] | None]) -> bool:
     """Whether the body of other pages reaches past a repeated margin line (lower than a foot, higher than a head)
     on two pages or more: a running head or foot lies outside every page's body, a line that only happens to repeat
     where two columns end ("<보 기>" at the foot of one column and another) inside theirs."""
     foot = line.yc > height / 2
     return sum(
-        any((y > line.y0 if foot else y < line.y1) for y in body) for page, body in enumerate(bodies) if page != index
+        1 for page, body in enumerate(bodies)
+        if page != index and body is not None and (body[1] > line.y0 if foot else body[0] < line.y1)
     ) >= 2
 
 
@@ -166,8 +177,7 @@ def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
     scan's heads a few points off on each page: its lines repeat at any height. A line opening a question or a
     passage for the questions it names ("※ 다음 글을 읽고 13번과 14번에 답하시오.") is none, digits aside alike as
     such lines are, and the same the height where two columns happen to end."""
-    key = furniture_key(line.text)
-    if (_QUESTION_START.match(key) and len(key) > 12) or served_numbers([line]):
+    if _opens_question(furniture_key(line.text)) or served_numbers([line]):
         return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]

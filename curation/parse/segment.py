@@ -105,13 +105,18 @@ def set_apart(line: Line, body_size: float) -> bool:
     return centred or line.size >= 1.15 * body_size
 
 
+def same_type(previous: Line, line: Line) -> bool:
+    """Whether two lines are set in one size (within a tenth)."""
+    return abs(line.size - previous.size) <= 0.1 * previous.size
+
+
 def continues(previous: Line, line: Line) -> bool:
     """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
     the same table row), starting where a word of the line above starts (its first word, the text after an
     option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
     full-width line, a short last line under an option's second cell); a heading stands apart from what is
     above it."""
-    if line.page != previous.page or line.column != previous.column or abs(line.size - previous.size) > 0.1 * previous.size:
+    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
         return False  # a heading or notice set in another size stands apart, wherever it starts
     gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
     if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
@@ -124,7 +129,7 @@ def runs_on(previous: Line, line: Line) -> bool:
     on, wherever the line starts; a heading or notice stands a line's height or more apart (measured: at least
     1.4 heights in every paper with subject headings between its questions, 0.16-0.34 between a paragraph's
     lines)."""
-    if line.page != previous.page or line.column != previous.column or abs(line.size - previous.size) > 0.1 * previous.size:
+    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
         return False
     height = line.y1 - line.y0
     return -0.5 * height < line.y0 - previous.y1 <= _PARAGRAPH_GAP * height  # glyph boxes of close lines may overlap
@@ -210,13 +215,12 @@ def _segment(
     heading_since_last = False
     # Between two questions, once a shared passage has begun (a note or running text after the last
     # options), everything up to the next number is that passage: a centred line in it is no heading.
-    in_passage = False
     passage: list[Line] | None = None  # the lines of the passage being read
     serving: Passage | None = None  # the passage the questions being read answer
     part = 0
 
     def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
-        nonlocal heading_since_last, in_passage, passage, serving
+        nonlocal heading_since_last, passage, serving
         block = Block(number, part, subject or running.get(line.page), [], indent=indent)
         block.add(line, skip, first, colmin[(line.page, line.column)])
         after_passage = passage is not None
@@ -227,7 +231,6 @@ def _segment(
         else:
             serving = None
         heading_since_last = False
-        in_passage = False
         return block
 
     def close(block: Block | None) -> None:
@@ -261,7 +264,7 @@ def _segment(
         """A line opening a column or page in the same type at the indent (from where its numbers stand) at which
         ``previous``, the last line of the column or page before, starts its text (after an option's marker): a
         paragraph carried over, though it falls centred in its new column."""
-        if (previous.page, previous.column) == (line.page, line.column) or abs(line.size - previous.size) > 0.1 * previous.size:
+        if (previous.page, previous.column) == (line.page, line.column) or not same_type(previous, line):
             return False  # a heading set in larger type stands apart wherever it starts
         offset = line.x0 - colmin[(line.page, line.column)]
         first = previous.words[0]
@@ -340,7 +343,6 @@ def _segment(
         if between and _PASSAGE_OPENING.match(line.text.strip()):
             close(cur)  # an instruction or a passage's opening for what follows, not part of the last option
             cur = None
-            in_passage = True
             passage = [line]
             continue
         # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
@@ -350,7 +352,7 @@ def _segment(
             or any(continues(above, line) for above in cur.lines[-3:])
             or carried_over(cur.lines[-1], line)
         )
-        if (cur is None or cur.complete) and not in_passage and not wrapped and is_heading(line, body_size) and (
+        if (cur is None or cur.complete) and passage is None and not wrapped and is_heading(line, body_size) and (
             followed_as_set_apart(at)
         ):
             close(cur)
@@ -367,8 +369,7 @@ def _segment(
         elif passage is not None:
             passage.append(line)
         elif blocks and not set_apart(line, body_size):
-            in_passage = True  # running text between questions: a passage for the next ones
-            passage = [line]
+            passage = [line]  # running text between questions: a passage for the next ones
     close(cur)
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
