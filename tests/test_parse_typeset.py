@@ -66,6 +66,12 @@ DRAWN = [
     (House("dot", (595, 842), 2, 18, 55, 9, 1.6, 12, 12, True, 12, "hangul", True, True), 1),
     # a short last page of a one-column paper: one line split at a strip its word space crossed
     (House("paren", (595, 842), 1, 24, 36, 11, 1.3, 14, 8, False, 12, "hangul"), 447),
+    # a short right column on the last page read as one column with the left, an option set in another question
+    (House("mun", (728, 1031), 2, 18, 55, 10, 1.45, 12, 12, False, 6, "circled", True, False), 348),
+    # the last page's right column holding a single option line
+    (House("dot", (728, 1031), 2, 30, 55, 10, 1.6, 18, 0, True, 9), 2),
+    # an option carried over to the next page's top at the indent where its lines wrap (it was lost silently)
+    (House("paren", (595, 842), 2, 24, 55, 11, 1.45, 18, 12, True, 12, "circled", True), 460),
 ]
 
 

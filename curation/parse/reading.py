@@ -17,7 +17,8 @@ side by side is read again page by page.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from functools import partial
+from typing import Callable, Sequence
 
 from curation.parse.blocks import Block
 from curation.parse.furniture import PageText
@@ -95,6 +96,7 @@ def read_in_order(
 ) -> Reading:
     first = _segmented(laid, running)
     suspects = _suspect_pages(first[1], laid)
+    options = first[1].options
     chosen: dict[int, str] = {}
     lost: dict[int, list[tuple[int, Line]]] = {}
     faulty: set[int] = set()
@@ -102,10 +104,11 @@ def read_in_order(
     for index in sorted(suspects):
         page = laid[index]
         carried = _carried(first[1], index)
-        faults, questions = page_faults(carried + page.lines)
+        judge = partial(page_faults, options=options, goes_on=index + 1 < len(laid))
+        faults, questions = judge(carried + page.lines)
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
-        found, numbered = _other_reading(words[index], page, faults, carried)
+        found, numbered = _other_reading(words[index], page, faults, carried, judge)
         if found is not None:
             chosen[index], pages[index], left = found
             if left:
@@ -138,11 +141,15 @@ def _segmented(
     return grid, segment(lines[: grid.first_line] if grid else lines, running, fresh)
 
 
-def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
+Judge = Callable[[Sequence[Line]], tuple[int, int]]
+
+
+def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
     question whose markers from its first option on are not its one run, a question without options whose
     markers do not go up, a marker glyph inside an option, options that follow the page's first question but
-    belong to none), and how many questions it holds."""
+    belong to none, a question whose options stop short of the paper's ``options``, bar the page's last one
+    where the paper ``goes_on`` overleaf), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
@@ -156,7 +163,18 @@ def page_faults(lines: Sequence[Line]) -> tuple[int, int]:
             for line in lines[position[id(numbered[0].lines[0])] :]
             if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
         )
+    if options:
+        faults += sum(1 for block in numbered[: -1 if goes_on else None] if _short(block, options))
     return faults, len(numbered)
+
+
+def _short(block: Block, options: int) -> bool:
+    """Options begun (①, ②, ...) that stop short of the paper's count, too few markers following to be a
+    misprinted run (①②③③): the rest were read elsewhere."""
+    run = block.best_run(options)
+    if not 0 < len(run) < options or run[0].value != 1:
+        return False
+    return len(block.markers) - block.markers.index(run[0]) < options
 
 
 def _out_of_order(block: Block) -> bool:
@@ -193,6 +211,9 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
     for block in seg.blocks:
         if option_faults(block, seg.options):
             suspects.update(line.page for line in block.lines)
+    for block in seg.blocks + seg.incomplete:
+        if _short(block, seg.options):
+            suspects.update(line.page for line in block.lines)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
             suspects.update((prev.lines[-1].page, block.lines[0].page))
@@ -200,7 +221,7 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
 
 
 def _other_reading(
-    page_words: tuple[list[Word], float, float], page: PageText, faults: int, carried: list[Line]
+    page_words: tuple[list[Word], float, float], page: PageText, faults: int, carried: list[Line], judge: Judge
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
@@ -212,8 +233,8 @@ def _other_reading(
     content = [w for w in words if id(w) not in furniture]
     middle = spread_middle(words, width, height)
     if middle is not None:
-        return _spread_reading(content, page, middle, width, height, carried)
-    found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried)
+        return _spread_reading(content, page, middle, width, height, carried, judge)
+    found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried, judge)
     if found is None:
         return None, numbered
     name, lines, columns, still = found
@@ -221,7 +242,7 @@ def _other_reading(
 
 
 def _spread_reading(
-    content: list[Word], page: PageText, middle: float, width: float, height: float, carried: list[Line]
+    content: list[Word], page: PageText, middle: float, width: float, height: float, carried: list[Line], judge: Judge
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """A sheet holding two pages, each read again on its own (the left one with the question it continues), as
     ``_other_reading`` gives it; a page of the two that keeps its first reading keeps it."""
@@ -232,9 +253,9 @@ def _spread_reading(
     for side, (x0, x1) in enumerate(((0.0, middle), (middle, width))):
         first = [line for line in page.lines if (line.column >= 2) == bool(side)]
         before = [] if side else carried
-        faults = page_faults(before + first)[0]
+        faults = judge(before + first)[0]
         half = [w for w in content if x0 <= w.xc < x1]
-        found, shown = _half_reading(half, page.index, first, faults, x0, x1, height, before)
+        found, shown = _half_reading(half, page.index, first, faults, x0, x1, height, before, judge)
         numbered += shown
         if found is None:
             lines += first
@@ -260,6 +281,7 @@ def _half_reading(
     width: float,
     height: float,
     carried: list[Line],
+    judge: Judge,
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
     """The other readings of a page's content lines (from ``left`` to ``width``), as ``_other_reading`` chooses
     among them: (name, lines, columns, faults) of the one taken or None, and the numbered lines."""
@@ -268,7 +290,7 @@ def _half_reading(
     if faults == 0:
         return None, numbered
     for name, lines, columns in _readings(content, index, width, height, left):
-        found, questions = page_faults(carried + lines)
+        found, questions = judge(carried + lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
         if found == 0:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from curation.parse.blocks import MAX_OPTIONS, Block
+from curation.parse.line_relations import continues, runs_on, same_type
 from curation.parse.passages import Passage, opened, serves
 from curation.readers.words import Line, Word, circled_value
 
@@ -44,8 +45,6 @@ _SENTENCE_END = re.compile(r"[가-힣]\.$")
 _AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
 # A cell of a number column: a word holding a digit and at most one Hangul syllable ("20x1년", "(70)", "150").
 _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
-# The widest gap (in line heights) between two lines of one paragraph that a heading could not stand in.
-_PARAGRAPH_GAP = 0.6
 # A line of at most this many characters is a mark ("- 끝 -", "(끝)"), not running text.
 _MARK = 4
 # A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
@@ -103,36 +102,6 @@ def set_apart(line: Line, body_size: float) -> bool:
         line.x0 - line.col_x0 > 0.12 * width and line.col_x1 - line.x1 > 0.05 * width  # room on both sides
     )
     return centred or line.size >= 1.15 * body_size
-
-
-def same_type(previous: Line, line: Line) -> bool:
-    """Whether two lines are set in one size (within a tenth)."""
-    return abs(line.size - previous.size) <= 0.1 * previous.size
-
-
-def continues(previous: Line, line: Line) -> bool:
-    """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
-    the same table row), starting where a word of the line above starts (its first word, the text after an
-    option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
-    full-width line, a short last line under an option's second cell); a heading stands apart from what is
-    above it."""
-    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
-        return False  # a heading or notice set in another size stands apart, wherever it starts
-    gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
-    if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
-        return False
-    return any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words)
-
-
-def runs_on(previous: Line, line: Line) -> bool:
-    """A line set directly under another at a paragraph's line pitch (same column and type): the paragraph goes
-    on, wherever the line starts; a heading or notice stands a line's height or more apart (measured: at least
-    1.4 heights in every paper with subject headings between its questions, 0.16-0.34 between a paragraph's
-    lines)."""
-    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
-        return False
-    height = line.y1 - line.y0
-    return -0.5 * height < line.y0 - previous.y1 <= _PARAGRAPH_GAP * height  # glyph boxes of close lines may overlap
 
 
 def names_a_subject(text: str) -> bool:
@@ -260,19 +229,23 @@ def _segment(
             probe.add(later, left=colmin[(later.page, later.column)])
         return probe.printed_options
 
-    def carried_over(previous: Line, line: Line) -> bool:
+    def carried_over(block: Block, line: Line) -> bool:
         """A line opening a column or page in the same type at the indent (from where its numbers stand) at which
-        ``previous``, the last line of the column or page before, starts its text (after an option's marker): a
-        paragraph carried over, though it falls centred in its new column."""
+        the block's last line, the last of the column or page before, starts its text (after an option's
+        marker) or at which the block's options wrap in that column (a house may hang an option's second line
+        left of the text after its marker): a paragraph carried over, though it falls centred in its new column."""
+        previous = block.lines[-1]
         if (previous.page, previous.column) == (line.page, line.column) or not same_type(previous, line):
             return False  # a heading set in larger type stands apart wherever it starts
-        offset = line.x0 - colmin[(line.page, line.column)]
+        edge = colmin[(previous.page, previous.column)]
         first = previous.words[0]
         if circled_value(first.text):  # an option's text goes on under its text, not under its marker
             if len(previous.words) < 2:
                 return False
             first = previous.words[1]
-        return abs(offset - (first.x0 - colmin[(previous.page, previous.column)])) <= 0.2 * line.size
+        indents = [first.x0 - edge] + _option_wraps(block, previous)
+        offset = line.x0 - colmin[(line.page, line.column)]
+        return any(abs(offset - (x - edge)) <= 0.2 * line.size for x in indents)
 
     def followed_as_set_apart(at: int) -> bool:
         """Whether what follows line ``at`` is what follows a heading or a notice: a question, an instruction or a
@@ -350,7 +323,7 @@ def _segment(
         wrapped = cur is not None and cur.complete and (
             runs_on(cur.lines[-1], line)
             or any(continues(above, line) for above in cur.lines[-3:])
-            or carried_over(cur.lines[-1], line)
+            or carried_over(cur, line)
         )
         if (cur is None or cur.complete) and passage is None and not wrapped and is_heading(line, body_size) and (
             followed_as_set_apart(at)
@@ -374,6 +347,19 @@ def _segment(
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
     return Segmented(blocks, incomplete, options)
+
+
+def _option_wraps(block: Block, last: Line) -> list[float]:
+    """Where the options of ``block`` wrap in ``last``'s column: the x of each line there that goes on an
+    option (a line after one that opens with a marker, itself opening with none)."""
+    wraps = []
+    in_option = False
+    for line in block.lines:
+        opens = bool(line.words) and circled_value(line.words[0].text) is not None
+        if (line.page, line.column) == (last.page, last.column) and in_option and not opens:
+            wraps.append(line.x0)
+        in_option = opens or in_option and not START.match(line.text)
+    return wraps
 
 
 def option_indent(lines: Sequence[Line], colmin: dict[tuple[int, int], float]) -> float | None:

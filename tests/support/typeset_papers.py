@@ -188,10 +188,11 @@ def typeset(
         page += 1
     writer.close()
     with pymupdf.open(path) as doc:
+        # Counted before the running heads and page numbers go on: their digits would stand in for lost ones.
+        printed = Counter(re.sub(r"\s+", "", "".join(page.get_text(flags=pymupdf.TEXT_MEDIABOX_CLIP) for page in doc)))
         for page in doc:
             _furniture(page, house, title)
         doc.saveIncr()
-        printed = Counter(re.sub(r"\s+", "", "".join(page.get_text(flags=pymupdf.TEXT_MEDIABOX_CLIP) for page in doc)))
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
     typed = Counter(re.sub(r"\s+", "", "".join(
         "".join((*(q.passage if q.opens_passage else ()), q.stem, *q.box, *q.options)) for q in as_set(questions, house)

@@ -1,0 +1,40 @@
+"""How a line stands to the line above it: set in the same type, wrapped from it, or running on under it.
+
+Segmentation asks these to tell a paragraph's next line from a heading or notice set apart."""
+
+from __future__ import annotations
+
+from curation.readers.words import Line
+
+# The widest gap (in line heights) between two lines of one paragraph that a heading could not stand in.
+_PARAGRAPH_GAP = 0.6
+
+
+def same_type(previous: Line, line: Line) -> bool:
+    """Whether two lines are set in one size (within a tenth)."""
+    return abs(line.size - previous.size) <= 0.1 * previous.size
+
+
+def continues(previous: Line, line: Line) -> bool:
+    """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
+    the same table row), starting where a word of the line above starts (its first word, the text after an
+    option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
+    full-width line, a short last line under an option's second cell); a heading stands apart from what is
+    above it."""
+    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
+        return False  # a heading or notice set in another size stands apart, wherever it starts
+    gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
+    if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
+        return False
+    return any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words)
+
+
+def runs_on(previous: Line, line: Line) -> bool:
+    """A line set directly under another at a paragraph's line pitch (same column and type): the paragraph goes
+    on, wherever the line starts; a heading or notice stands a line's height or more apart (measured: at least
+    1.4 heights in every paper with subject headings between its questions, 0.16-0.34 between a paragraph's
+    lines)."""
+    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
+        return False
+    height = line.y1 - line.y0
+    return -0.5 * height < line.y0 - previous.y1 <= _PARAGRAPH_GAP * height  # glyph boxes of close lines may overlap
