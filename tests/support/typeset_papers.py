@@ -50,6 +50,9 @@ class House:
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
 
+    def number(self, n: int) -> str:
+        return {"dot": f"{n}.", "mun": f"문 {n}.", "paren": f"{n})"}[self.numbering]
+
     @property
     def column_width(self) -> float:
         return (self.page[0] - 2 * self.margin - (self.columns - 1) * self.gutter) / self.columns
@@ -194,8 +197,11 @@ def typeset(
             _furniture(page, house, title)
         doc.saveIncr()
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
+    # The numbers and labels too: a question number's digits would stand in for lost ones.
     typed = Counter(re.sub(r"\s+", "", "".join(
-        "".join((*(q.passage if q.opens_passage else ()), q.stem, *q.box, *q.options)) for q in as_set(questions, house)
+        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box,
+                 *(house.label(k) + option for k, option in enumerate(q.options))))
+        for n, q in enumerate(as_set(questions, house), 1)
     )))
     if missing := typed - printed:
         raise ValueError(f"{path}: the typesetting left out characters {''.join(sorted(missing.elements()))!r}")
@@ -203,7 +209,7 @@ def typeset(
 
 
 def _question(number: int, question: Question, house: House) -> str:
-    label = {"dot": f"{number}.", "mun": f"문 {number}.", "paren": f"{number})"}[house.numbering]
+    label = house.number(number)
     e = html.escape
     parts = []
     if question.opens_passage:
