@@ -72,6 +72,8 @@ DRAWN = [
     (House("dot", (728, 1031), 2, 30, 55, 10, 1.6, 18, 0, True, 9), 2),
     # an option carried over to the next page's top at the indent where its lines wrap (it was lost silently)
     (House("paren", (595, 842), 2, 24, 55, 11, 1.45, 18, 12, True, 12, "circled", True), 460),
+    # a last page whose short right column leaves a strip inside itself wider than the gutter, read as one column
+    (House("dot", (728, 1031), 2, 24, 45, 11, 1.6, 18, 8, False, 6, "circled", True, True), 312),
 ]
 
 

@@ -97,6 +97,7 @@ def read_in_order(
     first = _segmented(laid, running)
     suspects = _suspect_pages(first[1], laid)
     options = first[1].options
+    final = _final(first[1])
     chosen: dict[int, str] = {}
     lost: dict[int, list[tuple[int, Line]]] = {}
     faulty: set[int] = set()
@@ -104,7 +105,7 @@ def read_in_order(
     for index in sorted(suspects):
         page = laid[index]
         carried = _carried(first[1], index)
-        judge = partial(page_faults, options=options, goes_on=index + 1 < len(laid))
+        judge = partial(page_faults, options=options, goes_on=final is None or final.lines[0].page != index)
         faults, questions = judge(carried + page.lines)
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
@@ -149,7 +150,7 @@ def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -
     question whose markers from its first option on are not its one run, a question without options whose
     markers do not go up, a marker glyph inside an option, options that follow the page's first question but
     belong to none, a question whose options stop short of the paper's ``options``, bar the page's last one
-    where the paper ``goes_on`` overleaf), and how many questions it holds."""
+    unless it is the paper's last: the paper ``goes_on`` after this page), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
@@ -163,15 +164,24 @@ def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -
             for line in lines[position[id(numbered[0].lines[0])] :]
             if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
         )
-    if options:
-        faults += sum(1 for block in numbered[: -1 if goes_on else None] if _short(block, options))
+    if options and numbered:
+        faults += sum(1 for block in numbered[:-1] if _short(block, options))
+        if not goes_on:
+            faults += _short(numbered[-1], options, last=True)
     return faults, len(numbered)
 
 
-def _short(block: Block, options: int) -> bool:
+def _final(seg: Segmented) -> Block | None:
+    """The paper's last question as first read."""
+    return max(seg.blocks + seg.incomplete, key=lambda b: (b.lines[0].page, b.part, b.number), default=None)
+
+
+def _short(block: Block, options: int, last: bool = False) -> bool:
     """Options begun (①, ②, ...) that stop short of the paper's count, too few markers following to be a
-    misprinted run (①②③③): the rest were read elsewhere."""
+    misprinted run (①②③③): the rest were read elsewhere. The paper's ``last`` question has options too."""
     run = block.best_run(options)
+    if last and not run:
+        return True
     if not 0 < len(run) < options or run[0].value != 1:
         return False
     return len(block.markers) - block.markers.index(run[0]) < options
@@ -211,8 +221,9 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
     for block in seg.blocks:
         if option_faults(block, seg.options):
             suspects.update(line.page for line in block.lines)
+    final = _final(seg)
     for block in seg.blocks + seg.incomplete:
-        if _short(block, seg.options):
+        if _short(block, seg.options, last=block is final):
             suspects.update(line.page for line in block.lines)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
