@@ -74,6 +74,8 @@ DRAWN = [
     (House("paren", (595, 842), 2, 24, 55, 11, 1.45, 18, 12, True, 12, "circled", True), 460),
     # a last page whose short right column leaves a strip inside itself wider than the gutter, read as one column
     (House("dot", (728, 1031), 2, 24, 45, 11, 1.6, 18, 8, False, 6, "circled", True, True), 312),
+    # a last page whose right column is one line: too few words cross the strip beside it to bound a gutter
+    (House("paren", (728, 1031), 2, 18, 55, 10, 1.3, 22, 4, False, 9, "circled", False, True), 372),
 ]
 
 

@@ -54,16 +54,22 @@ def _apart(word: Word, words: Sequence[Word]) -> bool:
 def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> list[float]:
     """Every place near the middle where a page (from ``left`` to ``width``) could be split in two, likeliest
     first: the free strips down to 3 pt, widest first (a short right column leaves a wide strip inside itself; a
-    column of pictures holds next to no words), then the x that the fewest words cross (a table or a code block
-    running into the gutter leaves no strip free)."""
+    column of pictures holds next to no words), then the strips no word at all crosses (a right column of one
+    line is crossed by too few words to bound a free strip), then the x that the fewest words cross (a table or a
+    code block running into the gutter leaves no strip free)."""
     body, strips = _free_strips(words, width, height, narrowest=3, left=left)
     if len(body) < 20:
         return strips
     lo, hi = _middle(left, width)
     cover = _coverage(body, width)[lo:hi]
+    empty = np.flatnonzero(cover == 0)
+    runs = [run for run in np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1) if len(run) >= 3]
     longest = _longest_run(np.flatnonzero(cover == cover.min()))  # the middle of the least-covered x
-    x = float(lo + (longest[0] + longest[-1]) / 2)
-    return strips + ([x] if all(abs(x - s) > 4 for s in strips) else [])
+    for run in [*sorted(runs, key=len, reverse=True), longest]:
+        x = float(lo + (run[0] + run[-1]) / 2)
+        if all(abs(x - s) > 4 for s in strips):
+            strips.append(x)
+    return strips
 
 
 def _middle(left: float, right: float) -> tuple[int, int]:
