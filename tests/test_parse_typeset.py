@@ -76,6 +76,9 @@ DRAWN = [
     (House("dot", (728, 1031), 2, 24, 45, 11, 1.6, 18, 8, False, 6, "circled", True, True), 312),
     # a last page whose right column is one line: too few words cross the strip beside it to bound a gutter
     (House("paren", (728, 1031), 2, 18, 55, 10, 1.3, 22, 4, False, 9, "circled", False, True), 372),
+    # an option carried over to the next column's top in lines set flush left, falling centred there: taken for
+    # a subject heading (a ragged paragraph's lines end at different x) and lost silently
+    (House("mun", (595, 842), 2, 30, 55, 9.5, 1.45, 22, 8, True, 12, "hangul", True, True), 96),
 ]
 
 

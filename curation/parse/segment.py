@@ -254,11 +254,14 @@ def _segment(
         if at + 1 == len(lines):
             return True
         line, after = lines[at], lines[at + 1]
-        justified = abs(after.x0 - line.x0) < 1 and abs(after.x1 - line.x1) < 1  # a paragraph's lines, not two centred
+        # A paragraph's lines, not two centred ones: justified, or set flush left in body type, one under the other.
+        paragraph = abs(after.x0 - line.x0) < 1 and (
+            abs(after.x1 - line.x1) < 1 or line.size < 1.15 * body_size and runs_on(line, after)
+        )
         return (
             starts[at + 1] is not None
             or bool(_PASSAGE_OPENING.match(after.text.strip()))
-            or (set_apart(after, body_size) and not justified)
+            or (set_apart(after, body_size) and not paragraph)
             or len(_key(after.text)) <= _MARK
         )
 
