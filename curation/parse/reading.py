@@ -149,8 +149,9 @@ def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
     question whose markers from its first option on are not its one run, a question without options whose
     markers do not go up, a marker glyph inside an option, options that follow the page's first question but
-    belong to none, a question whose options stop short of the paper's ``options``, bar the page's last one
-    unless it is the paper's last: the paper ``goes_on`` after this page), and how many questions it holds."""
+    belong to none, a question whose options stop short of the paper's ``options``: the page's last question
+    only where the paper does not go on after this page, and then it must have options at all), and how many
+    questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
