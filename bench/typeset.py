@@ -1,11 +1,13 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
-the HTML engine left text out of (a word wider than its column) tests nothing and is counted apart.
+the HTML engine left text out of (a word wider than its column) tests nothing and is counted apart. With
+``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
+a question is exact only under its own subject.
 """
 
 from __future__ import annotations
@@ -30,20 +32,23 @@ from curation.parse.paper import parse_paper  # noqa: E402
 KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
 
 
-def score(questions, house, path: Path) -> tuple[int, int, int, list[str]]:
-    """(questions found, exact, rejects, numbers off) for one typeset paper."""
+def score(questions, house, path: Path, headings: dict[int, str] | None = None) -> tuple[int, int, int, list[str]]:
+    """(questions found, exact, rejects, numbers off) for one typeset paper, set under ``headings`` (number ->
+    the subject heading set before it)."""
     try:
-        result = parse_paper(typeset(questions, house, path))
+        result = parse_paper(typeset(questions, house, path, headings=headings))
     except InputError:
         return 0, 0, 0, ["refused"]
     items = {item.number: item for item in result.items}
     off = []
+    subject = None
     for number, question in enumerate(as_set(questions, house), 1):
+        subject = (headings or {}).get(number, subject)
         item = items.get(number)
         options = question.options
         if item is None or not same_text(item.question, question.printed_stem) or len(item.options) != len(options) or not all(
             same_text(a, b) for a, b in zip(item.options, options)
-        ):
+        ) or (headings and item.subject != subject):
             off.append(str(number))
     return len(items), len(questions) - len(off), len(result.rejects), off
 
@@ -54,9 +59,10 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=400)
     parser.add_argument("--random", type=int, default=0, help="papers in houses drawn at random, instead of HOUSES")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--headings", action="store_true", help="with --random: two subjects under headings a paper")
     args = parser.parse_args()
     if args.random:
-        random_houses(args.random, args.seed, args.per_paper)
+        random_houses(args.random, args.seed, args.per_paper, args.headings)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -76,17 +82,18 @@ def main() -> None:
     Console(width=180).print(table)
 
 
-def random_houses(papers: int, seed: int, per_paper: int) -> None:
+def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = False) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
     questions = found = exact = rejects = untypeset = 0
     off = []
+    headings = {1: "제1과목 형법", per_paper // 2 + 1: "제2과목 형사소송법"} if with_headings else None
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(papers):
             house = random_house(rnd)
             start = rnd.randrange(0, len(rows) - per_paper)
             try:
-                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf")
+                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
             except ValueError:
                 untypeset += 1
                 continue
@@ -94,7 +101,8 @@ def random_houses(papers: int, seed: int, per_paper: int) -> None:
             found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
             if got[3]:
                 off.append(f"{house} rows {start}-: {','.join(got[3])}")
-    table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each")
+    under = ", under two subject headings" if with_headings else ""
+    table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")
     table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(found), str(exact),

@@ -33,8 +33,9 @@ def runs_on(previous: Line, line: Line) -> bool:
     """A line set directly under another at a paragraph's line pitch (same column and type): the paragraph goes
     on, wherever the line starts; a heading or notice stands a line's height or more apart (measured: at least
     1.4 heights in every paper with subject headings between its questions, 0.16-0.34 between a paragraph's
-    lines)."""
+    lines). Measured centre to centre, in the shorter line's height: a line of circled digits or other symbols
+    has a taller box, which brought a heading under it within a paragraph's gap."""
     if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
         return False
-    height = line.y1 - line.y0
-    return -0.5 * height < line.y0 - previous.y1 <= _PARAGRAPH_GAP * height  # glyph boxes of close lines may overlap
+    height = min(line.y1 - line.y0, previous.y1 - previous.y0)
+    return 0.5 * height < line.yc - previous.yc <= (1 + _PARAGRAPH_GAP) * height  # close lines' boxes may overlap
