@@ -82,6 +82,21 @@ DRAWN = [
 ]
 
 
+# Drawn houses (``bench/typeset.py --random 60 --headings``) setting two subjects under centred headings, where a
+# question was off: the heading 제2과목 형사소송법 before question 21.
+HEADED = [
+    # the heading under a line of circled digits, whose taller glyph boxes brought it within a paragraph's gap
+    (House("mun", (595, 842), 2, 18, 45, 11, 1.3, 22, 0, False, 6), 164),
+    # the heading a line's gap under the last option, starting where a word of it starts
+    (House("mun", (595, 842), 2, 18, 55, 11, 1.3, 18, 8, False, 12), 412),
+    # a last page whose right column is one line of three words beside a wide strip: read as one column
+    (House("paren", (728, 1031), 2, 30, 45, 11, 1.3, 14, 12, False, 12, "hangul", False, True), 41),
+    # an option's last line carried over to the next column's top, centred there, dropped as a notice
+    (House("paren", (595, 842), 2, 30, 36, 9.5, 1.6, 14, 8, False, 12, "circled", True, True), 166),
+]
+HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
+
+
 @pytest.mark.realdata
 @pytest.mark.parametrize("house, start", DRAWN)
 def test_papers_in_drawn_houses_parse_back_as_typeset(house, start, tmp_path):
@@ -89,9 +104,17 @@ def test_papers_in_drawn_houses_parse_back_as_typeset(house, start, tmp_path):
     assert_parses_back(questions, house, tmp_path / "paper.pdf")
 
 
-def assert_parses_back(questions, house, path):
-    """Every question of the paper typeset at ``path`` is an item, its stem and options as typeset."""
-    result = parse_paper(typeset(questions, house, path))
+@pytest.mark.realdata
+@pytest.mark.parametrize("house, start", HEADED)
+def test_papers_of_two_subjects_in_drawn_houses_parse_back_under_their_headings(house, start, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    items = assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS)
+    assert [items[n].subject for n in (1, 20, 21, 40)] == [HEADINGS[1]] * 2 + [HEADINGS[21]] * 2
+
+
+def assert_parses_back(questions, house, path, headings=None):
+    """Every question of the paper typeset at ``path`` is an item, its stem and options as typeset; the items."""
+    result = parse_paper(typeset(questions, house, path, headings=headings))
     items = {item.number: item for item in result.items}
     assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
     off = [
@@ -101,3 +124,4 @@ def assert_parses_back(questions, house, path):
         or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
     ]
     assert not off, f"questions {off} differ from the text typeset"
+    return items

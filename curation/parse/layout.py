@@ -16,6 +16,7 @@ from curation.readers.words import Line, Word
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
+_LINE_OF_WORDS = 3  # words enough on one side of a free strip to be a column (a last page's right column of a line)
 
 
 def find_gutter(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> float | None:
@@ -92,7 +93,7 @@ def _two_sided(body: Sequence[Word], gutter: float) -> bool:
     withheld items), so only a side with next to nothing is not a column."""
     left = sum(1 for w in body if w.x1 <= gutter)
     right = sum(1 for w in body if w.x0 >= gutter)
-    return min(left, right) >= 0.02 * len(body)
+    return min(left, right) >= min(0.02 * len(body), _LINE_OF_WORDS)
 
 
 def _free_strips(

@@ -168,10 +168,12 @@ def _segment(
     # A column's left edge, where its question numbers stand: the leftmost numbered line, else the leftmost
     # line (a stray fragment of a line from the other column, as OCR can leave, is no edge).
     colmin: dict[tuple[int, int], float] = {}
+    colmax: dict[tuple[int, int], float] = {}  # where its lines end, at the furthest
     numbered: dict[tuple[int, int], float] = {}
     for line in lines:
         k = (line.page, line.column)
         colmin[k] = min(colmin.get(k, line.x0), line.x0)
+        colmax[k] = max(colmax.get(k, line.x1), line.x1)
         if START.match(line.text):
             numbered[k] = min(numbered.get(k, line.x0), line.x0)
     colmin.update(numbered)
@@ -246,6 +248,16 @@ def _segment(
         indents = [first.x0 - edge] + _option_wraps(block, previous)
         offset = line.x0 - colmin[(line.page, line.column)]
         return any(abs(offset - (x - edge)) <= 0.2 * line.size for x in indents)
+
+    def filled_over(block: Block, line: Line) -> bool:
+        """A line opening a column or page in the same type after the block's last line, whose first word would
+        not have fitted where that line ends (before the furthest any line of its column reaches): the
+        paragraph was wrapped there, wherever the line starts."""
+        previous = block.lines[-1]
+        if (previous.page, previous.column) == (line.page, line.column) or not same_type(previous, line):
+            return False
+        word = line.words[0]
+        return colmax[(previous.page, previous.column)] - previous.x1 < word.x1 - word.x0 + 0.5 * line.size
 
     def followed_as_set_apart(at: int) -> bool:
         """Whether what follows line ``at`` is what follows a heading or a notice: a question, an instruction or a
@@ -322,8 +334,8 @@ def _segment(
             passage = [line]
             continue
         # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
-        # asked after a question's options, where a line could end it)
-        wrapped = cur is not None and cur.complete and (
+        # asked after a question's options, where a line could end it); a 제N과목 title wraps from nothing
+        wrapped = cur is not None and cur.complete and not _SUBJECT_PATTERN.match(_key(line.text)) and (
             runs_on(cur.lines[-1], line)
             or any(continues(above, line) for above in cur.lines[-3:])
             or carried_over(cur, line)
@@ -336,7 +348,9 @@ def _segment(
             subject = line.text.strip()
             heading_since_last = True
             continue
-        if cur is not None and cur.complete and not wrapped and set_apart(line, body_size) and followed_as_set_apart(at):
+        if cur is not None and cur.complete and not wrapped and set_apart(line, body_size) and followed_as_set_apart(at) and (
+            not filled_over(cur, line)
+        ):
             close(cur)  # a notice after the last option ("1교시 종료"), not part of it
             cur = None
             continue
