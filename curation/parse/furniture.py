@@ -11,7 +11,7 @@ from typing import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from curation.parse.layout import order_page
+from curation.parse.layout import order_pages
 from curation.parse.passages import served_numbers
 from curation.readers.words import CIRCLED, Line, Word
 
@@ -66,10 +66,10 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
     one as, level with a running head, or the dash of one the gutter split), and candidate-information boxes. A
     repeated line that hangs on the body is body. ``gutters`` gives the gutter of pages whose columns are known
     already (OCR found them in the page image)."""
-    ordered = []
-    for index, (words, width, height) in enumerate(pages):
-        lines, columns = order_page(words, index, width, height, (gutters or {}).get(index))
-        ordered.append((index, width, height, lines, columns))
+    ordered = [
+        (index, width, height, lines, columns)
+        for index, ((_, width, height), (lines, columns)) in enumerate(zip(pages, order_pages(pages, gutters)))
+    ]
     margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
     margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)
     in_margin: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)  # words in any order -> (page, height)

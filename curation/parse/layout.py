@@ -16,7 +16,6 @@ from curation.readers.words import Line, Word
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
-_LINE_OF_WORDS = 3  # words enough on one side of a free strip to be a column (a last page's right column of a line)
 
 
 def find_gutter(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> float | None:
@@ -93,7 +92,7 @@ def _two_sided(body: Sequence[Word], gutter: float) -> bool:
     withheld items), so only a side with next to nothing is not a column."""
     left = sum(1 for w in body if w.x1 <= gutter)
     right = sum(1 for w in body if w.x0 >= gutter)
-    return min(left, right) >= min(0.02 * len(body), _LINE_OF_WORDS)
+    return min(left, right) >= 0.02 * len(body)
 
 
 def _free_strips(
@@ -194,6 +193,45 @@ def order_page(
         if band < len(spans):
             lines += group_lines(full[band], page, left_edge, right_edge, -1)
     return lines, 2
+
+
+def order_pages(
+    pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None
+) -> list[tuple[list[Line], int]]:
+    """Each page's lines in reading order and its columns (``order_page``); ``gutters`` gives the gutter of pages
+    whose columns are known already. A paper keeps its columns to its end: a page read as one column that leaves
+    free the gutter most of the paper's pages share, with words on both sides of it, is read at that gutter (a
+    last page whose right column holds one short line is too sparse to bound a column of its own)."""
+    given = gutters or {}
+    ordered = [
+        order_page(words, index, width, height, given.get(index)) for index, (words, width, height) in enumerate(pages)
+    ]
+    usual = _usual_gutter(ordered)
+    for index, ((words, width, height), (_, columns)) in enumerate(zip(pages, ordered)):
+        if usual is not None and columns == 1 and index not in given and _leaves_free(words, usual, height):
+            ordered[index] = order_page(words, index, width, height, usual)
+    return ordered
+
+
+def _usual_gutter(ordered: Sequence[tuple[list[Line], int]]) -> float | None:
+    """The gutter (where left columns end) that more than half of a paper's pages share, within 2 pt."""
+    found = [next(line.col_x1 for line in lines if line.column == 0) for lines, columns in ordered
+             if columns == 2 and any(line.column == 0 for line in lines)]
+    if not found:
+        return None
+    middle = float(np.median(found))
+    return middle if 2 * sum(abs(x - middle) <= 2 for x in found) > len(ordered) else None
+
+
+def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
+    """Whether no body word crosses ``x`` and body words stand on both sides of it."""
+    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
+    body = [w for w in words if top < w.y0 + w.y1 < bottom]
+    return (
+        not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
+        and any(w.x1 <= x for w in body)
+        and any(w.x0 >= x for w in body)
+    )
 
 
 def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
