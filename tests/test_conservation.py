@@ -180,3 +180,22 @@ def test_a_finished_batch_is_not_redone_and_a_version_bump_redoes_exactly_what_i
     redone = parse_batch(jobs, tmp_path, crops=False)
     assert [o.paper for o in redone.parsed] == [jobs[0].paper]
     assert len(read_items(tmp_path / jobs[0].paper.stem / "items.jsonl")) == 50
+
+
+@pytest.mark.realdata
+def test_a_question_lost_after_a_shared_passage_does_not_take_the_rest_of_the_paper(tmp_path):
+    """The first line of question 8, which follows a shared passage, is gone from the text layer: the numbers
+    after it resume the paper (no question is open to wait for them), and 8 becomes a reject."""
+    from support.typeset_papers import HOUSES, kmmlu_rows, typeset
+
+    house = HOUSES["two columns, B4, 문 1., shared passages"]
+    paper = typeset(kmmlu_rows(realdata_path("kmmlu"))[:20], house, tmp_path / "paper.pdf")
+    cut = tmp_path / "cut.pdf"
+    with pymupdf.open(paper) as doc:
+        page = next(p for p in doc if p.search_for("문 8."))
+        page.add_redact_annot(page.search_for("문 8.")[0])
+        page.apply_redactions()
+        doc.save(cut)
+    result = parse_paper(cut)
+    assert sorted(i.number for i in result.items) == [n for n in range(1, 21) if n != 8]
+    assert [(r.number, r.reason) for r in result.rejects] == [(8, MISSING_REASON)]

@@ -93,6 +93,9 @@ HEADED = [
     (House("paren", (728, 1031), 2, 30, 45, 11, 1.3, 14, 12, False, 12, "hangul", False, True), 41),
     # an option's last line carried over to the next column's top, centred there, dropped as a notice
     (House("paren", (595, 842), 2, 30, 36, 9.5, 1.6, 14, 8, False, 12, "circled", True, True), 166),
+    # a stem quoting "1/50" on two pages, taken for a page count: the lines above it on its page dropped as a
+    # running head, question 8 with them, and with no number 8 the rest of the paper silently
+    (House("paren", (728, 1031), 2, 24, 36, 10.5, 1.6, 14, 0, True, 9, "circled", True, True), 396),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

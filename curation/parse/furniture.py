@@ -109,7 +109,7 @@ def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int,
         for i, line in enumerate(lines):
             if repeated[i] and marked[i] and _within_body(line, index, height, bodies):
                 marked[i] = False
-        heads = _beside_page_counts(lines, height, page_counts)
+        heads = _beside_page_counts(lines, index, height, page_counts)
         for i, line in enumerate(lines):
             if heads[i]:
                 marked[i] = True
@@ -190,28 +190,30 @@ def _candidate_box(text: str) -> bool:
     return found is not None and ("번" in found.group() or len(_SYLLABLE.findall(text)) <= _CANDIDATE_BOX_SYLLABLES)
 
 
-def _page_counts(margin_texts: list[list[str]], repeat: int) -> set[int]:
-    """Page counts that margins print as "N/M" on at least ``repeat`` pages. The count, not the file's
-    length: a paper published without its blank last page still says "/16"."""
-    pages_with: Counter[int] = Counter()
-    for texts in margin_texts:
-        pages_with.update({m for text in texts for _, m in _fractions(text)})
-    return {m for m, n in pages_with.items() if n >= repeat and m >= 2}
+def _page_counts(margin_texts: list[list[str]], repeat: int) -> set[tuple[int, int]]:
+    """Page counts that margins print as "N/M" on at least ``repeat`` pages, each with how far N stands from
+    the page's place in the file (N goes up with the pages: a figure "1/50" a stem quotes on two pages is no
+    page count). The count, not the file's length: a paper published without its blank last page still says
+    "/16"."""
+    pages_with: Counter[tuple[int, int]] = Counter()
+    for index, texts in enumerate(margin_texts):
+        pages_with.update({(m, n - index) for text in texts for n, m in _fractions(text)})
+    return {(m, offset) for (m, offset), n in pages_with.items() if n >= repeat and m >= 2}
 
 
-def _counts_pages(text: str, page_counts: set[int]) -> bool:
-    """A margin line holding this page's number out of the paper's pages: OCR reads the rest of a
+def _counts_pages(text: str, index: int, page_counts: set[tuple[int, int]]) -> bool:
+    """A margin line holding page ``index``'s number out of the paper's pages: OCR reads the rest of a
     running head differently on every page ("0)형 9/16", "(1)혈 12/16"), but the count stays."""
-    return any(m in page_counts for _, m in _fractions(text))
+    return any((m, n - index) in page_counts for n, m in _fractions(text))
 
 
-def _beside_page_counts(lines: list[Line], height: float, page_counts: set[int]) -> list[bool]:
+def _beside_page_counts(lines: list[Line], index: int, height: float, page_counts: set[tuple[int, int]]) -> list[bool]:
     """Lines of a running head or foot that numbers the page out of the paper's pages: the line itself,
     what stands level with it and what lies between it and the edge (a subject title set in display
     type, which OCR reads as junk: "세법개론" as "4 난")."""
     marked = [False] * len(lines)
     for line in lines:
-        if not (_is_outer(line, height) and _counts_pages(line.text, page_counts)):
+        if not (_is_outer(line, height) and _counts_pages(line.text, index, page_counts)):
             continue
         top = line.yc < height / 2
         for j, other in enumerate(lines):

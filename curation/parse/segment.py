@@ -300,7 +300,9 @@ def _segment(
             number, skip, first = start
             if cur is None:
                 restart = number == 1 and (heading_since_last or (blocks and blocks[-1].number >= RESTART_AFTER))
-                if not blocks or number == blocks[-1].number + 1 or restart:
+                last = blocks[-1].number if blocks else 0
+                jump = bool(blocks) and last + 1 < number <= last + MAX_JUMP and resumes_at(number, at)
+                if not blocks or number == last + 1 or restart or jump:
                     if number == 1 and blocks:
                         part += 1
                     cur = open_block(number, line, skip, first)
