@@ -96,6 +96,9 @@ HEADED = [
     # a stem quoting "1/50" on two pages, taken for a page count: the lines above it on its page dropped as a
     # running head, question 8 with them, and with no number 8 the rest of the paper silently
     (House("paren", (728, 1031), 2, 24, 36, 10.5, 1.6, 14, 0, True, 9, "circled", True, True), 396),
+    # a one-column B4 first page of short lines read in two columns, its title split at the strip between two of
+    # its words set an em apart: "필기시험" read after question 3 as the next subject's heading
+    (House("dot", (728, 1031), 1, 30, 45, 9.5, 1.45, 18, 12, False, 6, "hangul", True), 73),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

@@ -15,6 +15,8 @@ import numpy as np
 from curation.readers.words import Line, Word
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
+_DISPLAY = 1.5  # times the page's commonest type size: a title in display type
+_DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across the gutter are one line
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 
 
@@ -235,8 +237,10 @@ def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
 
 
 def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
-    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em): one line of a
-    one-column page, though no word of it crosses the strip (a short last page's only long line)."""
+    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em, ``_DISPLAY_ACROSS`` for
+    a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
+    of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
+    body = float(np.median([w.size for w in words])) if words else 0.0
     rows: dict[int, list[Word]] = defaultdict(list)
     for w in words:
         if abs(w.xc - gutter) < 8 * w.size:
@@ -247,7 +251,8 @@ def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float
         right = [w for w in row if w.x0 >= gutter - 1]
         if left and right:
             a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
-            if b.x0 - a.x1 < _ACROSS * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
+            across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else _ACROSS
+            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
                 found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
     return found
 
