@@ -99,6 +99,9 @@ HEADED = [
     # a one-column B4 first page of short lines read in two columns, its title split at the strip between two of
     # its words set an em apart: "필기시험" read after question 3 as the next subject's heading
     (House("dot", (728, 1031), 1, 30, 45, 9.5, 1.45, 18, 12, False, 6, "hangul", True), 73),
+    # a last page whose right column is one line, in a paper one of whose pages has its gutter moved left of a
+    # short right column: the paper's gutter, shared by most of its two-column pages, reads the page
+    (House("dot", (728, 1031), 2, 24, 36, 9.5, 1.3, 12, 8, False, 6, "circled", True, True), 297),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

@@ -216,13 +216,14 @@ def order_pages(
 
 
 def _usual_gutter(ordered: Sequence[tuple[list[Line], int]]) -> float | None:
-    """The gutter (where left columns end) that more than half of a paper's pages share, within 2 pt."""
+    """The gutter (where left columns end) of a paper most of whose pages have two columns, shared within 2 pt
+    by most of those (a page's gutter moves left of a short right column's first words)."""
     found = [next(line.col_x1 for line in lines if line.column == 0) for lines, columns in ordered
              if columns == 2 and any(line.column == 0 for line in lines)]
-    if not found:
+    if 2 * len(found) <= len(ordered):
         return None
     middle = float(np.median(found))
-    return middle if 2 * sum(abs(x - middle) <= 2 for x in found) > len(ordered) else None
+    return middle if 2 * sum(abs(x - middle) <= 2 for x in found) > len(found) else None
 
 
 def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
