@@ -97,13 +97,18 @@ def _two_sided(body: Sequence[Word], gutter: float) -> bool:
     return min(left, right) >= 0.02 * len(body)
 
 
+def _body(words: Sequence[Word], height: float) -> list[Word]:
+    """The words between the page's top and bottom margins, where columns are told apart."""
+    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
+    return [w for w in words if top < w.y0 + w.y1 < bottom]
+
+
 def _free_strips(
     words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0
 ) -> tuple[list[Word], list[float]]:
     """The body words, and the middle of every vertical strip near the middle of the page that no body word
     crosses (at least ``narrowest`` points wide), widest first."""
-    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
-    body = [w for w in words if top < w.y0 + w.y1 < bottom]
+    body = _body(words, height)
     if len(body) < 20:
         return body, []
     lo, hi = _middle(left, width)
@@ -228,8 +233,7 @@ def _usual_gutter(ordered: Sequence[tuple[list[Line], int]]) -> float | None:
 
 def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
     """Whether no body word crosses ``x`` and body words stand on both sides of it."""
-    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
-    body = [w for w in words if top < w.y0 + w.y1 < bottom]
+    body = _body(words, height)
     return (
         not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
         and any(w.x1 <= x for w in body)

@@ -39,3 +39,8 @@ def runs_on(previous: Line, line: Line) -> bool:
         return False
     height = min(line.y1 - line.y0, previous.y1 - previous.y0)
     return 0.5 * height < line.yc - previous.yc <= (1 + _PARAGRAPH_GAP) * height  # close lines' boxes may overlap
+
+
+def opens_another_column(previous: Line, line: Line) -> bool:
+    """A line in the same type as ``previous`` that opens another column or page than the one it ends."""
+    return (previous.page, previous.column) != (line.page, line.column) and same_type(previous, line)

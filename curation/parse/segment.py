@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from curation.parse.blocks import MAX_OPTIONS, Block
-from curation.parse.line_relations import continues, runs_on, same_type
+from curation.parse.line_relations import continues, opens_another_column, runs_on
 from curation.parse.passages import Passage, opened, serves
 from curation.readers.words import Line, Word, circled_value
 
@@ -237,7 +237,7 @@ def _segment(
         marker) or at which the block's options wrap in that column (a house may hang an option's second line
         left of the text after its marker): a paragraph carried over, though it falls centred in its new column."""
         previous = block.lines[-1]
-        if (previous.page, previous.column) == (line.page, line.column) or not same_type(previous, line):
+        if not opens_another_column(previous, line):
             return False  # a heading set in larger type stands apart wherever it starts
         edge = colmin[(previous.page, previous.column)]
         first = previous.words[0]
@@ -254,7 +254,7 @@ def _segment(
         not have fitted where that line ends (before the furthest any line of its column reaches): the
         paragraph was wrapped there, wherever the line starts."""
         previous = block.lines[-1]
-        if (previous.page, previous.column) == (line.page, line.column) or not same_type(previous, line):
+        if not opens_another_column(previous, line):
             return False
         word = line.words[0]
         return colmax[(previous.page, previous.column)] - previous.x1 < word.x1 - word.x0 + 0.5 * line.size
