@@ -1,13 +1,14 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
 the HTML engine left text out of (a word wider than its column) tests nothing and is counted apart. With
 ``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
-a question is exact only under its own subject.
+a question is exact only under its own subject. With ``--extras`` the drawn houses also set raster figures and
+boxed program listings under some stems (``with_extras``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.typeset_papers import HOUSES, as_set, kmmlu_rows, random_house, same_text, typeset  # noqa: E402
+from support.typeset_papers import HOUSES, as_set, kmmlu_rows, random_house, same_text, typeset, with_extras  # noqa: E402
 
 from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
@@ -60,9 +61,10 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0, help="papers in houses drawn at random, instead of HOUSES")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--headings", action="store_true", help="with --random: two subjects under headings a paper")
+    parser.add_argument("--extras", action="store_true", help="with --random: figures and program listings as well")
     args = parser.parse_args()
     if args.random:
-        random_houses(args.random, args.seed, args.per_paper, args.headings)
+        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -82,7 +84,7 @@ def main() -> None:
     Console(width=180).print(table)
 
 
-def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = False) -> None:
+def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = False, extras: bool = False) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
     questions = found = exact = rejects = untypeset = 0
@@ -91,6 +93,8 @@ def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = 
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(papers):
             house = random_house(rnd)
+            if extras:
+                house = with_extras(house, rnd)
             start = rnd.randrange(0, len(rows) - per_paper)
             try:
                 got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
@@ -101,7 +105,7 @@ def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = 
             found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
             if got[3]:
                 off.append(f"{house} rows {start}-: {','.join(got[3])}")
-    under = ", under two subject headings" if with_headings else ""
+    under = (", under two subject headings" if with_headings else "") + (", figures and listings" if extras else "")
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")

@@ -79,6 +79,9 @@ DRAWN = [
     # an option carried over to the next column's top in lines set flush left, falling centred there: taken for
     # a subject heading (a ragged paragraph's lines end at different x) and lost silently
     (House("mun", (595, 842), 2, 30, 55, 9.5, 1.45, 22, 8, True, 12, "hangul", True, True), 96),
+    # the last page's right column holding one line, the last option 마. of options labelled 가.-마. in rows: the
+    # labels were found on pages ordered one by one, where that line ran into the left column's first line
+    (House("mun", (595, 842), 2, 30, 55, 9, 1.6, 22, 4, True, 9, "hangul", True, False), 278),
 ]
 
 
@@ -105,6 +108,23 @@ HEADED = [
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 
+# Drawn houses (``bench/typeset.py --random 60 --extras``) setting raster figures and boxed program listings under
+# some stems, where a question was off.
+WITH_EXTRAS = [
+    # a one-column first page of short lines whose candidate box, clipped at the sheet's edge, stood apart as a
+    # right column: ") 성명 (" read into the stem of question 5, whose figure and options went overleaf
+    (House("paren", (595, 842), 1, 24, 45, 11, 1.6, 22, 12, True, 9, "hangul", False, True, True, False), 310),
+    # a one-column page of short lines under a figure, whose one long line (a stem) was crossed by no more words
+    # than a gutter's strip allows: read in two columns with the stem across, the option ① after the listing lost
+    # its indent (measured from another column's edge) and the statute's ① ② ③ above were taken for options
+    (House("paren", (595, 842), 1, 18, 55, 9, 1.6, 14, 12, False, 6, "circled", True, False, True, True), 333),
+    # the two-column standard: figures at a column's top over the options of the question they belong to
+    (House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, figures=True, code=True), 0),
+    # options 가.-라. whose 라. opens the last page's short right column: only 가. 나. 다. were read as labels, and
+    # the last question had no options (a reject)
+    (House("mun", (728, 1031), 2, 18, 55, 9.5, 1.6, 12, 0, False, 9, "hangul", False, True, True, True), 110),
+]
+
 
 @pytest.mark.realdata
 @pytest.mark.parametrize("house, start", DRAWN)
@@ -121,8 +141,16 @@ def test_papers_of_two_subjects_in_drawn_houses_parse_back_under_their_headings(
     assert [items[n].subject for n in (1, 20, 21, 40)] == [HEADINGS[1]] * 2 + [HEADINGS[21]] * 2
 
 
+@pytest.mark.realdata
+@pytest.mark.parametrize("house, start", WITH_EXTRAS)
+def test_papers_with_figures_and_listings_in_drawn_houses_parse_back_as_typeset(house, start, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf")
+
+
 def assert_parses_back(questions, house, path, headings=None):
-    """Every question of the paper typeset at ``path`` is an item, its stem and options as typeset; the items."""
+    """Every question of the paper typeset at ``path`` is an item, its stem and options as typeset, flagged as
+    having an image where a figure is set under its stem; the items."""
     result = parse_paper(typeset(questions, house, path, headings=headings))
     items = {item.number: item for item in result.items}
     assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
@@ -133,4 +161,6 @@ def assert_parses_back(questions, house, path, headings=None):
         or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
     ]
     assert not off, f"questions {off} differ from the text typeset"
+    pictured = [number for number, question in enumerate(as_set(questions, house), 1) if question.figure]
+    assert [number for number in sorted(items) if items[number].has_image] == pictured
     return items

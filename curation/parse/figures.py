@@ -16,6 +16,7 @@ import numpy as np
 import pymupdf
 
 from curation.core.io import atomic_write
+from curation.readers.words import Line
 
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points
@@ -49,6 +50,26 @@ def figure_boxes(page: pymupdf.Page) -> list[Box]:
             continue
         boxes.append((x0, y0, x1, y1))
     return boxes
+
+
+def with_figures_above(
+    regions: list[tuple[int, Box]], figures: dict[int, list[Box]], lines: dict[int, list[Line]]
+) -> list[tuple[int, Box]]:
+    """A question's regions (page, box per page and column, in reading order), each region it continues in (on
+    another column or page) grown up over the figures set directly above it there, in its column with no line
+    between: the question goes on under a figure at the column's top, and its figure is its own."""
+    grown = regions[:1]
+    for page, box in regions[1:]:
+        x0, y0, x1, y1 = box
+        for fig in sorted(figures.get(page, ()), key=lambda f: -f[3]):
+            across = min(x1, fig[2]) - max(x0, fig[0])
+            between = any(
+                fig[3] - 1 < line.yc < y0 and min(x1, line.x1) > max(x0, line.x0) for line in lines.get(page, ())
+            )
+            if fig[3] <= y0 + 1 and across > 0.5 * (fig[2] - fig[0]) and not between:
+                y0 = min(y0, fig[1])
+        grown.append((page, (x0, y0, x1, y1)))
+    return grown
 
 
 def overlaps(a: Box, b: Box, share: float = 0.5) -> bool:

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from curation.parse.layout import order_page
+from curation.parse.layout import order_pages
 from curation.parse.segment import START
 from curation.readers.words import CIRCLED, Line, Word
 
@@ -27,7 +27,7 @@ def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
     openings = sum(1 for words, _, _ in pages for w in words if _LABEL.match(w.text) and w.text[0] == "가")
     if openings < MIN_RUN or sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) >= openings:
         return list(pages)  # it circles its options: a ① for every question, more than the 가. lists of its stems
-    lines = [line for index, (words, width, height) in enumerate(pages) for line in order_page(words, index, width, height)[0]]
+    lines = [line for page_lines, _ in order_pages(pages) for line in page_lines]  # the paper's columns, as parsed
     found = _option_labels(lines)
     if not found:
         return list(pages)

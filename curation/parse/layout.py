@@ -26,7 +26,8 @@ def find_gutter(words: Sequence[Word], width: float, height: float, left: float 
     body, strips = _free_strips(words, width, height, left=left)
     if not strips or not _two_sided(body, strips[0]):
         return None
-    return _before_short_column(body, strips[0])
+    gutter = _before_short_column(body, strips[0])
+    return gutter if _columns_of_their_own(body, gutter, _middle(left, width)[1]) else None
 
 
 def _before_short_column(body: Sequence[Word], gutter: float) -> float:
@@ -95,6 +96,23 @@ def _two_sided(body: Sequence[Word], gutter: float) -> bool:
     left = sum(1 for w in body if w.x1 <= gutter)
     right = sum(1 for w in body if w.x0 >= gutter)
     return min(left, right) >= 0.02 * len(body)
+
+
+def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float) -> bool:
+    """Whether both sides hold text of their own as well, outside the rows that run across the gutter (a
+    one-column page's one long line, crossed by no more words than a strip allows, is no right column), and the
+    right column starts by the middle (before ``middle_end``): words that all stand further right are a block at
+    the page's edge (the candidate box of a one-column page, its blanks wide apart), not a column."""
+    across = _merge(_crossing(body, gutter) + _run_across(body, gutter))
+    own = [w for w in body if not any(a - 1 <= w.yc <= b + 1 for a, b in across)]
+    left = sum(1 for w in own if w.x1 <= gutter)
+    right = [w for w in own if w.x0 >= gutter]
+    return min(left, len(right)) >= 0.02 * len(body) and min(w.x0 for w in right) <= middle_end
+
+
+def _crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """The heights of the words that cross the gutter."""
+    return [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
 
 
 def _body(words: Sequence[Word], height: float) -> list[Word]:
@@ -169,7 +187,7 @@ def order_page(
     gutter = gutter if gutter is not None else find_gutter(words, width, height, left)
     if gutter is None:
         return one_column(words, page, width), 1
-    crossing = [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1] + _run_across(words, gutter) if bands else []
+    crossing = _crossing(words, gutter) + _run_across(words, gutter) if bands else []
     spans = _merge(crossing)
 
     def span_of(w: Word) -> int | None:

@@ -29,7 +29,7 @@ from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
-from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps
+from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_above
 from curation.parse.fractions import stack_fractions
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
@@ -297,13 +297,14 @@ def _build_items(
     regions_by_item: dict[str, list[Region]] = {}
     repairs_by_item: dict[str, tuple[Repair, ...]] = {}
     confidence: dict[str, float] = {}
+    page_lines = {page.index: page.lines for page in reading.pages}
     # Printed (or OCR'd) headings are stored as the key or the catalog spells the subject.
     known_subjects = [e.subject for e in key.entries if e.subject] if key else []
     known_subjects += list(catalog_entry.subjects) if catalog_entry else []
     spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
-        regions = regions_of(block.passage + block.lines)
+        regions = with_figures_above(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
         question, tables = question_text(doc, words, block, run[0].index, rules)
         options = tuple(compose(tokens) for tokens in option_tokens(block, run))

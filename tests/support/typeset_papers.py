@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pymupdf
 
 CIRCLED = "①②③④⑤"
@@ -46,6 +48,8 @@ class House:
     labels: str = "circled"  # "circled" (①-⑤) or "hangul" (가.-마.)
     boxes: bool = False  # five options, and a ruled box under every second stem
     passages: bool = False  # a shared passage before every fifth question, for it and the next
+    figures: bool = False  # a raster figure under every sixth stem, from the fifth
+    code: bool = False  # a boxed program listing under every seventh stem, from the fourth
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -88,9 +92,25 @@ def random_house(rnd: random.Random) -> House:
     )
 
 
+def with_extras(house: House, rnd: random.Random) -> House:
+    """``house`` with figures and program listings drawn at random too (each on in two papers of three)."""
+    return replace(house, figures=rnd.random() < 2 / 3, code=rnd.random() < 2 / 3)
+
+
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
 BOX_TITLE = "<보 기>"
+# Listings as programming papers print them (the information-processing exams): C, Java, Python and SQL, with
+# numbers, braces and operators at the start of lines.
+LISTINGS = (
+    ("#include <stdio.h>", "int main() {", "  int a[5] = {1, 2, 3, 4, 5};", "  int i, s = 0;",
+     "  for (i = 0; i < 5; i++)", "    s += a[i] * 2;", '  printf("%d", s);', "  return 0;", "}"),
+    ("public class Test {", "  static int f(int n) {", "    if (n <= 1) return 1;", "    return n * f(n - 1);",
+     "  }", "  public static void main(String[] args) {", "    System.out.println(f(4));", "  }", "}"),
+    ("x = [3, 1, 4, 1, 5]", "y = sorted(x)[1:4]", "for i in range(2):", "    y.append(i + 10)", "print(len(y), y[-1])"),
+    ("SELECT dept, COUNT(*)", "FROM employee", "WHERE salary >= 3000", "GROUP BY dept", "HAVING COUNT(*) > 2;"),
+    ("int x = 10, y = 3;", "x %= y;", "y = x++ + ++x;", '1 + 2 == 3 ? printf("A") : printf("B");'),
+)
 
 
 @dataclass(frozen=True)
@@ -104,11 +124,13 @@ class Question:
     titled: bool = False
     passage: tuple[str, ...] = ()  # the shared passage it answers: its opening sentence, then its text
     opens_passage: bool = False  # the passage is printed before this question
+    code: tuple[str, ...] = ()  # a program listing under the stem, line by line
+    figure: bool = False  # a raster figure under the stem (and its box and listing)
 
     @property
     def printed_stem(self) -> str:
         """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
-        return " ".join((*self.passage, self.stem, *self.box))
+        return " ".join((*self.passage, self.stem, *self.box, *self.code))
 
 
 def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
@@ -122,6 +144,12 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
             passage = (f"※ 다음 글을 읽고 {number}번과 {number + 1}번에 답하시오.", questions[(number + 19) % len(questions)][0])
             found[number - 1] = replace(found[number - 1], passage=passage, opens_passage=True)
             found[number] = replace(found[number], passage=passage)
+    if house.code:
+        for number in range(4, len(found) + 1, 7):
+            found[number - 1] = replace(found[number - 1], code=LISTINGS[(number // 7) % len(LISTINGS)])
+    if house.figures:
+        for number in range(5, len(found) + 1, 6):
+            found[number - 1] = replace(found[number - 1], figure=True)
     return found
 
 
@@ -174,7 +202,9 @@ def typeset(
         for n, question in enumerate(as_set(questions, house), 1)
     )
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0}}"
-    story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css)
+    if house.figures:
+        cv2.imwrite(str(path.parent / _FIGURE), _figure_pixels())
+    story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=pymupdf.Archive(str(path.parent)))
     width, height = house.page
     writer = pymupdf.DocumentWriter(str(path))
     more, page = True, 0
@@ -199,7 +229,7 @@ def typeset(
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
     # The numbers and labels too: a question number's digits would stand in for lost ones.
     typed = Counter(re.sub(r"\s+", "", "".join(
-        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box,
+        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box, *q.code,
                  *(house.label(k) + option for k, option in enumerate(q.options))))
         for n, q in enumerate(as_set(questions, house), 1)
     )))
@@ -223,6 +253,13 @@ def _question(number: int, question: Question, house: House) -> str:
                         for line in question.box[question.titled:])
         parts.append(f'<div style="border:0.8pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt">'
                      f"{title}{lines}</div>")
+    if question.code:
+        lines = "".join(f'<p>{"&#160;" * (len(line) - len(line.lstrip()))}{e(line.lstrip())}</p>' for line in question.code)
+        parts.append(f'<div style="border:0.6pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt; '
+                     f'font-family:monospace">{lines}</div>')
+    if question.figure:
+        width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
+        parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{_FIGURE}" width="{width}"/></p>')
     cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
@@ -236,6 +273,23 @@ def _question(number: int, question: Question, house: House) -> str:
     else:
         parts += [f'<p style="margin-left:{house.option_indent + 9}pt; text-indent:-9pt">{e(cell)}</p>' for cell in cells]
     return "".join(parts)
+
+
+_FIGURE = "figure.png"
+
+
+def _figure_pixels():
+    """A figure as papers print them: axes, a curve, a bar chart's bars, a label box (grey on white)."""
+    image = np.full((240, 400), 255, np.uint8)
+    cv2.line(image, (30, 210), (390, 210), 0, 2)
+    cv2.line(image, (30, 210), (30, 10), 0, 2)
+    xs = np.arange(30, 390)
+    curve = (120 - 80 * np.sin((xs - 30) / 60.0)).astype(np.int32)
+    cv2.polylines(image, [np.stack([xs, curve], axis=1)], False, 60, 2)
+    for k, h in enumerate((60, 110, 90, 150)):
+        cv2.rectangle(image, (60 + 80 * k, 210 - h), (100 + 80 * k, 210), 150, -1)
+    cv2.rectangle(image, (300, 20), (380, 60), 0, 1)
+    return image
 
 
 def _furniture(page: pymupdf.Page, house: House, title: str) -> None:
