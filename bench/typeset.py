@@ -25,7 +25,16 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.typeset_papers import HOUSES, as_set, kmmlu_rows, random_house, same_text, typeset, with_extras  # noqa: E402
+from support.typeset_papers import (  # noqa: E402
+    HOUSES,
+    as_set,
+    kmmlu_rows,
+    random_house,
+    same_text,
+    stem_matches,
+    typeset,
+    with_extras,
+)
 
 from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
@@ -47,7 +56,7 @@ def score(questions, house, path: Path, headings: dict[int, str] | None = None) 
         subject = (headings or {}).get(number, subject)
         item = items.get(number)
         options = question.options
-        if item is None or not same_text(item.question, question.printed_stem) or len(item.options) != len(options) or not all(
+        if item is None or not stem_matches(item.question, question) or len(item.options) != len(options) or not all(
             same_text(a, b) for a, b in zip(item.options, options)
         ) or (headings and item.subject != subject):
             off.append(str(number))

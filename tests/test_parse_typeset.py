@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.typeset_papers import HOUSES, House, as_set, kmmlu_rows, same_text, typeset
+from support.typeset_papers import HOUSES, House, as_set, kmmlu_rows, stem_matches, typeset
 
 from curation.parse.paper import parse_paper
 
@@ -120,6 +120,18 @@ WITH_EXTRAS = [
     (House("paren", (595, 842), 1, 18, 55, 9, 1.6, 14, 12, False, 6, "circled", True, False, True, True), 333),
     # the two-column standard: figures at a column's top over the options of the question they belong to
     (House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, figures=True, code=True), 0),
+    # ruled tables under stems (cells a padding apart, cells of two lines), split across a column or page break
+    # by the HTML engine, the piece after the break drawn without its top rule: one table of all its rows
+    (House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, figures=True, code=True, tables=True), 0),
+    # a table the widest thing in its column, its right rule past every word of the column: the region's box, the
+    # column's text, had cut its last column off
+    (House("paren", (595, 842), 2, 24, 55, 10.5, 1.6, 18, 12, True, 9, "circled", True, True, False, True, True), 147),
+    # a table whose head row ends a page's right column and whose row goes on atop the next page's left column: its
+    # cells' gaps (0.78 em in 11-pt type) are compared from each column's edge
+    (House("mun", (595, 842), 2, 24, 36, 11, 1.3, 22, 8, True, 9, "circled", False, True, True, True, True), 331),
+    # a one-column B4 page whose only line past a strip, a passage's justified line, had a word space wider than
+    # 0.6 em at the strip: split in two, its second half read as a right column after the next question's options
+    (House("paren", (728, 1031), 1, 18, 36, 9.5, 1.45, 22, 12, False, 9, "circled", True, True, True), 270),
     # options 가.-라. whose 라. opens the last page's short right column: only 가. 나. 다. were read as labels, and
     # the last question had no options (a reject)
     (House("mun", (728, 1031), 2, 18, 55, 9.5, 1.6, 12, 0, False, 9, "hangul", False, True, True, True), 110),
@@ -157,7 +169,7 @@ def assert_parses_back(questions, house, path, headings=None):
     off = [
         number
         for number, question in enumerate(as_set(questions, house), 1)
-        if not same_text(items[number].question, question.printed_stem)
+        if not stem_matches(items[number].question, question)
         or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
     ]
     assert not off, f"questions {off} differ from the text typeset"

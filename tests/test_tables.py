@@ -95,3 +95,32 @@ def test_amounts_stacked_in_a_cell_with_their_items_beside_are_printed_rows(tmp_
     with pymupdf.open(tmp_path / "amounts.pdf") as doc:
         (table,) = page_tables(doc[1], page_words(doc[1]))
     assert table.cells == [["구분", "항목", "금액"], ["영업활동", "매출 매출원가 영업이익", "￦1,000 (600) 400"]]
+
+
+HEALTHEX_2018 = "healthex_2018_s2_A_q_ERRATUM-PAGE1-RASTER.pdf"
+
+
+@pytest.mark.realdata
+def test_options_printed_as_a_tables_rows_are_their_rows_cells():
+    """건강운동관리사 2018 p. 7, Q17, checked against the page image: the options ① to ④ open the rows of a table
+    whose head names three planes; each option is its row's cells, and the stem keeps the head (the options had
+    been the table's words in reading order, cells of several rows mixed)."""
+    item = next(i for i in parsed(HEALTHEX_2018).items if i.question.startswith("닫힌운동사슬"))
+    assert item.question.splitlines()[1:] == [
+        "|  | 시상면 (sagittal plane) | 이마면 (관상면, frontal plane) | 가로면 (수평면, transverse plane) |",
+        "|---|---|---|---|",
+    ]
+    assert item.options[1:] == (
+        "발꿈치뼈 발등굽힘 | 발꿈치뼈 가쪽번짐 | 목말뼈 안쪽돌림 (내회전, internal rotation)",
+        "목말뼈(거골, talus) 발바닥굽힘 (저측굴곡, plantar flexion) | 발꿈치뼈 가쪽번짐 | 목말뼈 안쪽돌림",
+        "목말뼈 발등굽힘 | 발꿈치뼈 가쪽번짐 | 발꿈치뼈 벌림",
+    )
+
+
+@pytest.mark.realdata
+def test_a_two_column_table_whose_cells_stand_a_padding_apart_is_a_table():
+    """CPA 2025 세법개론 Q10, p. 10, checked against the page image: 수입금액 | 적용률, its cells an em apart (under
+    the 1.5 em that had been asked of a table's gaps), had been read as running text."""
+    item = next(i for i in parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q.pdf").items if i.id.endswith("-s2-010"))
+    table = [line for line in item.question.splitlines() if line.startswith("|")]
+    assert table == ["| 수입금액 | 적용률 |", "|---|---|", "| 100억원 초과 500억원 이하 | 3,000만원+(수입금액-100억원)×0.2% |"]

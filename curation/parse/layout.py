@@ -100,14 +100,23 @@ def _two_sided(body: Sequence[Word], gutter: float) -> bool:
 
 def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float) -> bool:
     """Whether both sides hold text of their own as well, outside the rows that run across the gutter (a
-    one-column page's one long line, crossed by no more words than a strip allows, is no right column), and the
-    right column starts by the middle (before ``middle_end``): words that all stand further right are a block at
-    the page's edge (the candidate box of a one-column page, its blanks wide apart), not a column."""
+    one-column page's one long line, crossed by no more words than a strip allows, is no right column), the right
+    column in two lines or more (a last page's right column of one line is read at the paper's usual gutter,
+    ``order_pages``), and starting by the middle (before ``middle_end``): words that all stand further right are
+    a block at the page's edge (the candidate box of a one-column page, its blanks wide apart), not a column."""
+    right = [w for w in body if w.x0 >= gutter]
+    if not _two_rows(right) or min(w.x0 for w in right) > middle_end:
+        return False
     across = _merge(_crossing(body, gutter) + _run_across(body, gutter))
-    own = [w for w in body if not any(a - 1 <= w.yc <= b + 1 for a, b in across)]
+    own = [w for w in body if not any(a - 1 <= w.yc <= b + 1 for a, b in across)] if across else body
     left = sum(1 for w in own if w.x1 <= gutter)
     right = [w for w in own if w.x0 >= gutter]
-    return min(left, len(right)) >= 0.02 * len(body) and min(w.x0 for w in right) <= middle_end
+    return min(left, len(right)) >= 0.02 * len(body) and _two_rows(right)
+
+
+def _two_rows(words: Sequence[Word]) -> bool:
+    """Whether the words stand in two rows or more: one of them starts below where another ends."""
+    return bool(words) and max(w.y0 for w in words) >= min(w.y1 for w in words)
 
 
 def _crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
@@ -266,8 +275,8 @@ def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float
     body = float(np.median([w.size for w in words])) if words else 0.0
     rows: dict[int, list[Word]] = defaultdict(list)
     for w in words:
-        if abs(w.xc - gutter) < 8 * w.size:
-            rows[round(w.yc / max(w.height, 1.0))].append(w)
+        if abs(w.x0 + w.x1 - 2 * gutter) < 16 * w.size:  # the centre within 8 of its ems of the gutter
+            rows[round((w.y0 + w.y1) / 2 / max(w.y1 - w.y0, 1.0))].append(w)
     found = []
     for row in rows.values():
         left = [w for w in row if w.x1 <= gutter + 1]

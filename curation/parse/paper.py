@@ -306,8 +306,8 @@ def _build_items(
         run = block.best_run(n_options)
         regions = with_figures_above(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
-        question, tables = question_text(doc, words, block, run[0].index, rules)
-        options = tuple(compose(tokens) for tokens in option_tokens(block, run))
+        question, tables, in_rows = question_text(doc, words, block, run, rules)
+        options = in_rows or tuple(compose(tokens) for tokens in option_tokens(block, run))
         if block.subject and block.subject not in spelled:
             spelled[block.subject] = spelled_as(block.subject, known_subjects)
         printed = spelled[block.subject] if block.subject else None

@@ -7,8 +7,9 @@ from typing import Sequence
 
 import pymupdf
 
-from curation.parse.blocks import Block, compose
+from curation.parse.blocks import Block, Marker, compose
 from curation.parse.figures import overlaps
+from curation.parse.option_tables import options_in_rows
 from curation.parse.tables import PageRules, Table, looks_tabular, page_tables, table_markdown
 from curation.readers.words import Line, Word
 
@@ -29,20 +30,72 @@ def regions_of(lines: Sequence[Line]) -> list[Region]:
 
 
 def question_text(
-    doc: pymupdf.Document, words: Sequence[list[Word]], block: Block, stem_end: int, rules: PageRules
-) -> tuple[str, list[Table]]:
-    """The passage serving ``block`` and its stem (its tokens before ``stem_end``), as text, and the ruled tables
-    found in them."""
-    stem_tokens = block.tokens[:stem_end]
+    doc: pymupdf.Document, words: Sequence[list[Word]], block: Block, run: Sequence[Marker], rules: PageRules
+) -> tuple[str, list[Table], tuple[str, ...] | None]:
+    """The passage serving ``block`` and its stem (its tokens before the option run ``run``), as text; the ruled
+    tables found in them; and the options, where the table prints them as its rows (``options_in_rows``: the stem
+    then keeps the table's other rows)."""
+    stem_tokens = block.tokens[: run[0].index]
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
-    stem, tables = _with_tables(doc, words, stem_tokens, stem_lines, regions_of(block.lines), rules)
+    markers = [block.tokens[marker.index][0] for marker in run]
+    stem, tables, in_rows = _with_tables(doc, words, stem_tokens, stem_lines, regions_of(block.lines), rules, markers)
     if not block.passage:
-        return stem, tables
+        return stem, tables, in_rows
     shared = Block(0, block.part, None, [])
     for line in block.passage:
         shared.add(line)
-    passage, more = _with_tables(doc, words, shared.tokens, block.passage, regions_of(block.passage), rules)
-    return f"{passage}\n{stem}", more + tables
+    passage, more, _ = _with_tables(doc, words, shared.tokens, block.passage, regions_of(block.passage), rules)
+    return f"{passage}\n{stem}", more + tables, in_rows
+
+
+def _joined_across(
+    found: list[list[Table]], regions: Sequence[Region], tokens: Sequence[tuple[Word, int]]
+) -> list[Table]:
+    """The tables found in each region (top down), a table that ends one region joined with the one that opens the
+    next (``_goes_on``): one table set across a column or page break. A single ruled row that joins nothing is no
+    table."""
+    tables: list[Table] = []
+    for index, here in enumerate(found):
+        here = list(here)
+        before = found[index - 1] if index else []
+        if here and before and tables and tables[-1].parts[-1] is before[-1]:
+            if _goes_on(tables[-1], here[0], regions[index - 1], regions[index], tokens):
+                tables[-1] = tables[-1].joined(here.pop(0))
+        tables += here
+    return [t for t in tables if len(t.cells) >= 2]
+
+
+def _goes_on(last: Table, first: Table, ending: Region, opening: Region, tokens: Sequence[tuple[Word, int]]) -> bool:
+    """Whether ``first``, opening its region with nothing of the question above it, goes on with ``last``, which
+    ends its own with nothing under it, having as many columns."""
+    return (
+        _width(last) == _width(first)
+        and not _question_beyond(tokens, ending, last.parts[-1], below=True)
+        and not _question_beyond(tokens, opening, first, below=False)
+    )
+
+
+_CELL_PADDING = 6.0  # points: a table's rules stand this far at most beyond the text of its cells
+
+
+def _padded(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """A region's box (its lines' extent) grown by a cell's padding on every side: the rules of a table that opens
+    or ends the region, or is the widest thing in its column, lie beyond its text."""
+    return (box[0] - _CELL_PADDING, box[1] - _CELL_PADDING, box[2] + _CELL_PADDING, box[3] + _CELL_PADDING)
+
+
+def _width(table: Table) -> int:
+    return max(len(row) for row in table.cells)
+
+
+def _question_beyond(tokens: Sequence[tuple[Word, int]], region: Region, table: Table, below: bool) -> bool:
+    """Whether a word of the question outside the table lies in ``region`` below the table (above it)."""
+    page, (x0, _, x1, _) = region
+    return any(
+        word.page == page and x0 <= word.xc <= x1 and (word.yc > table.bbox[3] if below else word.yc < table.bbox[1])
+        and not table.holds(word)
+        for word, _ in tokens
+    )
 
 
 def _with_tables(
@@ -52,15 +105,23 @@ def _with_tables(
     lines: Sequence[Line],
     regions: Sequence[Region],
     rules: PageRules,
-) -> tuple[str, list[Table]]:
+    markers: Sequence[Word] = (),
+) -> tuple[str, list[Table], tuple[str, ...] | None]:
     """``tokens`` as text, each ruled table inside ``regions`` (looked for where ``lines`` look tabular) replaced
-    by the table as Markdown."""
-    tables: list[Table] = []
-    for page, box in regions if looks_tabular(lines) else ():
-        found = page_tables(doc[page], words[page], box, rules(page))
-        tables += [t for t in found if overlaps(box, t.bbox, 0.8)]
+    by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
+    found = [
+        sorted((t for t in page_tables(doc[page], words[page], box, rules(page), 1) if overlaps(box, t.bbox, 0.8)),
+               key=lambda t: t.bbox[1])
+        for page, box in ((page, _padded(box)) for page, box in (regions if looks_tabular(lines) else ()))
+    ]
+    tables = _joined_across(found, regions, tokens)
     if not tables:
-        return compose(tokens), tables
+        return compose(tokens), tables, None
+    in_rows = None
+    shown = {id(t): t for t in tables}
+    for table in tables:
+        if in_rows is None and (split := options_in_rows(table, markers)) is not None:
+            shown[id(table)], in_rows = split
     parts: list[str] = []
     run: list = []
     done: set[int] = set()
@@ -73,8 +134,8 @@ def _with_tables(
             if run:
                 parts.append(compose(run))
                 run = []
-            parts.append(table_markdown(table))
+            parts.append(table_markdown(shown[id(table)]))
             done.add(id(table))
     if run:
         parts.append(compose(run))
-    return "\n".join(p for p in parts if p), tables
+    return "\n".join(p for p in parts if p), tables, in_rows

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import pymupdf
@@ -37,10 +37,24 @@ class Table:
     rows: list[list[str]]
     page: int
     cells: list[list[str]]
+    pieces: list[Table] = field(default_factory=list)  # a table set across columns or pages: its pieces, in order
 
     def contains(self, word: Word) -> bool:
+        return any(part.holds(word) for part in self.parts)
+
+    def holds(self, word: Word) -> bool:
+        """Whether the word lies in this part of the table (on its page, within its box)."""
         x0, y0, x1, y1 = self.bbox
-        return x0 <= word.xc <= x1 and y0 <= word.yc <= y1
+        return word.page == self.page and x0 <= word.xc <= x1 and y0 <= word.yc <= y1
+
+    @property
+    def parts(self) -> list[Table]:
+        """The pieces it is printed in (itself, unless it goes on in another column or page)."""
+        return self.pieces or [self]
+
+    def joined(self, more: Table) -> Table:
+        """The table with ``more`` as its rows' continuation (in the next column or page)."""
+        return Table(self.bbox, self.rows + more.rows, self.page, self.cells + more.cells, self.parts + more.parts)
 
 
 # Rules closer than this bound no cell (no text fits): a double rule, or a corner cell's frame drawn a
@@ -110,11 +124,16 @@ def _strokes_a_fill(box: Box, fills: dict[tuple[int, int], list[Box]]) -> bool:
 
 
 def page_tables(
-    page: pymupdf.Page, words: Sequence[Word] | None = None, clip: Box | None = None, rules: Rules | None = None
+    page: pymupdf.Page,
+    words: Sequence[Word] | None = None,
+    clip: Box | None = None,
+    rules: Rules | None = None,
+    fewest_rows: int = 2,
 ) -> list[Table]:
-    """Ruled tables on a page (within ``clip`` when given) with their cell texts. Thin stroked or filled
-    paths are rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph
-    outlines or shading and are ignored."""
+    """Ruled tables on a page (within ``clip`` when given) with their cell texts, each of ``fewest_rows`` drawn
+    rows or more (one: a piece of a table that goes on in the next column). Thin stroked or filled paths are
+    rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph outlines or
+    shading and are ignored."""
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
     for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
@@ -130,22 +149,47 @@ def page_tables(
         elif kind == "stroke-path" and w > 12 and h > 12:
             horizontal += [(y0, x0, x1), (y1, x0, x1)]
             vertical += [(x0, y0, y1), (x1, y0, y1)]
-    if len(horizontal) < 3 or len(vertical) < 3:
+    horizontal += _open_ends(horizontal, vertical)
+    if len(horizontal) <= fewest_rows or len(vertical) < 3:
         return []
     tables = []
-    for ys, verticals in _clusters(horizontal, vertical):
-        for ys_run, xs in _ruled_runs(_positions(ys), verticals):
+    for ys, verticals in _clusters(horizontal, vertical, fewest_rows):
+        for ys_run, xs in _ruled_runs(_positions(ys), verticals, fewest_rows):
             if words is None:
                 words = page_words(page)
             grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
-            if len(grid) >= 2:
+            if len(grid) >= fewest_rows:
                 cells = [[" ".join(line.text for line in cell) for cell in row] for row in grid]
                 rows = [printed for row in grid for printed in _printed_rows(row)]
                 tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
     return tables
 
 
-def _ruled_runs(ys: list[float], verticals: list[tuple[float, float, float]]) -> list[tuple[list[float], list[float]]]:
+def _open_ends(
+    horizontal: list[tuple[float, float, float]], vertical: list[tuple[float, float, float]]
+) -> list[tuple[float, float, float]]:
+    """The rules a table leaves out where three or more of its vertical rules end at one height on no rule: a
+    table continued from another column, whose top rule was drawn with the rows before the break, or a table set
+    open at its top or foot."""
+
+    def open_end(y: float, x: float) -> bool:
+        return not any(abs(hy - y) <= _SAME_LINE and x0 - _TOL <= x <= x1 + _TOL for hy, x0, x1 in horizontal)
+
+    implied = []
+    for ends in ([(y0, x) for x, y0, _ in vertical], [(y1, x) for x, _, y1 in vertical]):
+        group: list[tuple[float, float]] = []
+        for end in [*sorted(e for e in ends if open_end(*e)), (float("inf"), 0.0)]:
+            if group and end[0] - group[0][0] > _SAME_LINE:
+                if len(_positions([x for _, x in group])) >= 3:  # a rule drawn twice is one
+                    implied.append((group[0][0], min(x for _, x in group), max(x for _, x in group)))
+                group = []
+            group.append(end)
+    return implied
+
+
+def _ruled_runs(
+    ys: list[float], verticals: list[tuple[float, float, float]], fewest_rows: int
+) -> list[tuple[list[float], list[float]]]:
     """The tables inside one cluster of rules: runs of consecutive rows that vertical rules divide into two
     or more cells, each with its row and column positions. A row only a frame's two sides cross is text set
     in the frame (notes under a table, a caption above it), not a table row; columns come from the rules
@@ -160,27 +204,44 @@ def _ruled_runs(ys: list[float], verticals: list[tuple[float, float, float]]) ->
             ys_run.append(bottom)
             xs_run += xs
             continue
-        if len(ys_run) >= 3:
+        if len(ys_run) > fewest_rows:
             runs.append((ys_run, _positions(xs_run)))
         ys_run, xs_run = [], []
-    if len(ys_run) >= 3:
+    if len(ys_run) > fewest_rows:
         runs.append((ys_run, _positions(xs_run)))
     return runs
 
 
+_CELL_GAP = 0.8  # ems: wider than any word space of a justified line
+_ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
+
+
 def looks_tabular(lines: Sequence[Line]) -> bool:
-    """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with
-    three or more groups split by wide gaps, or two with two groups split by a gap of three em (a
-    two-column table: "세무조정내역    금액")."""
+    """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with three or
+    more groups split by gaps over 0.8 em, two with two groups split by a gap of three em (a two-column table:
+    "세무조정내역    금액"), or two lines close together split alike, as many gaps over half an em in each, each
+    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type)."""
     rows = two_columns = 0
+    cuts = []  # per line, where its gaps over half an em run
     for line in lines:
-        gaps = [b.x0 - a.x1 for a, b in zip(line.words, line.words[1:])]
-        rows += sum(gap > 1.5 * a.size for gap, a in zip(gaps, line.words)) >= 2
-        two_columns += any(gap > 3 * a.size for gap, a in zip(gaps, line.words))
-    return rows >= 2 or two_columns >= 2
+        pairs = list(zip(line.words, line.words[1:]))
+        rows += sum(b.x0 - a.x1 > _CELL_GAP * a.size for a, b in pairs) >= 2
+        two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
+        # from the column's edge: a table set across a column break stands at the same place in both columns
+        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > _ROW_GAP * a.size])
+    return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
 
 
-def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float, float, float]]]]:
+def _split_alike(cuts: list[list[tuple[float, float]]], within: int = 3) -> bool:
+    """Whether two lines, at most ``within`` lines apart, have as many gaps, each overlapping its fellow's."""
+    return any(
+        here and len(here) == len(there) and all(a[0] < b[1] and b[0] < a[1] for a, b in zip(here, there))
+        for i, here in enumerate(cuts)
+        for there in cuts[i + 1 : i + 1 + within]
+    )
+
+
+def _clusters(horizontal, vertical, fewest_rows: int) -> list[tuple[list[float], list[tuple[float, float, float]]]]:
     """Groups of rules that touch one another (union-find over a sweep in x): the positions of each
     group's horizontal rules and its vertical rules (x, y0, y1)."""
     boxes = [(a, y, b, y) for y, a, b in horizontal] + [(x, a, x, b) for x, a, b in vertical]
@@ -213,7 +274,7 @@ def _clusters(horizontal, vertical) -> list[tuple[list[float], list[tuple[float,
     return [
         (ys, verticals)
         for b, ys, verticals in groups.values()
-        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) >= 3 and len(verticals) >= 3
+        if b[2] - b[0] > 20 and b[3] - b[1] > 10 and len(ys) > fewest_rows and len(verticals) >= 3
     ]
 
 

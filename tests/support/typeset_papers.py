@@ -50,6 +50,7 @@ class House:
     passages: bool = False  # a shared passage before every fifth question, for it and the next
     figures: bool = False  # a raster figure under every sixth stem, from the fifth
     code: bool = False  # a boxed program listing under every seventh stem, from the fourth
+    tables: bool = False  # a ruled table under every eighth stem, from the sixth
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -93,13 +94,24 @@ def random_house(rnd: random.Random) -> House:
 
 
 def with_extras(house: House, rnd: random.Random) -> House:
-    """``house`` with figures and program listings drawn at random too (each on in two papers of three)."""
-    return replace(house, figures=rnd.random() < 2 / 3, code=rnd.random() < 2 / 3)
+    """``house`` with figures, program listings and ruled tables drawn at random too (each on in two papers of
+    three)."""
+    return replace(house, figures=rnd.random() < 2 / 3, code=rnd.random() < 2 / 3, tables=rnd.random() < 2 / 3)
 
 
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
 BOX_TITLE = "<보 기>"
+# Ruled tables as the accounting, statistics and science papers print them: a header row, amounts, a row label over
+# several columns, cells of two printed lines.
+TABLES = (
+    (("구분", "2023년", "2024년"), ("매출액", "1,200", "1,500"), ("영업이익", "300", "450")),
+    (("자산", "취득원가", "감가상각누계액"), ("기계장치", "5,000,000", "1,200,000"), ("차량운반구", "3,000,000", "900,000"),
+     ("비품", "800,000", "160,000")),
+    (("x", "0", "1", "2", "3"), ("P(X=x)", "0.1", "0.3", "0.4", "0.2")),
+    (("구분", "조건"), ("제1안", "연 5% 이자\n3년 만기"), ("제2안", "연 4% 이자\n5년 만기")),
+    (("시간(분)", "온도(℃)", "압력(kPa)"), ("0", "20", "101"), ("10", "35", "98"), ("20", "50", "95")),
+)
 # Listings as programming papers print them (the information-processing exams): C, Java, Python and SQL, with
 # numbers, braces and operators at the start of lines.
 LISTINGS = (
@@ -125,12 +137,13 @@ class Question:
     passage: tuple[str, ...] = ()  # the shared passage it answers: its opening sentence, then its text
     opens_passage: bool = False  # the passage is printed before this question
     code: tuple[str, ...] = ()  # a program listing under the stem, line by line
+    table: tuple[tuple[str, ...], ...] = ()  # a ruled table under the stem, row by row (a cell's lines by "\n")
     figure: bool = False  # a raster figure under the stem (and its box and listing)
 
     @property
     def printed_stem(self) -> str:
         """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
-        return " ".join((*self.passage, self.stem, *self.box, *self.code))
+        return " ".join((*self.passage, self.stem, *self.box, *self.code, *(c for row in self.table for c in row)))
 
 
 def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
@@ -147,6 +160,9 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     if house.code:
         for number in range(4, len(found) + 1, 7):
             found[number - 1] = replace(found[number - 1], code=LISTINGS[(number // 7) % len(LISTINGS)])
+    if house.tables:
+        for number in range(6, len(found) + 1, 8):
+            found[number - 1] = replace(found[number - 1], table=TABLES[(number // 8) % len(TABLES)])
     if house.figures:
         for number in range(5, len(found) + 1, 6):
             found[number - 1] = replace(found[number - 1], figure=True)
@@ -180,6 +196,30 @@ def kmmlu_rows(folder: Path) -> list[tuple[str, list[str]]]:
     kept = [(stem, opts) for stem, opts in nfc if not _UNMAPPED.search(stem + "".join(opts))]
     random.Random(7).shuffle(kept)
     return [(stem, opts) for stem, opts in kept if not _UNMAPPED_JAMO.search(stem + "".join(opts))]
+
+
+def stem_matches(text: str, question: Question) -> bool:
+    """Whether an item's question text is the question as printed: its text, whitespace aside, with each Markdown
+    table row read as its cells; and each table under the stem one Markdown table of its rows, cell by cell."""
+    flat = "\n".join(" ".join(cells) for cells in _markdown_rows(text, rows_only=False))
+    found = [[re.sub(r"\s+", "", c) for c in row] for row in _markdown_rows(text, rows_only=True)]
+    typed = [[re.sub(r"\s+", "", c) for c in row] for row in question.table]
+    return same_text(flat, question.printed_stem) and found == typed
+
+
+def _markdown_rows(text: str, rows_only: bool) -> list[list[str]]:
+    """The lines of ``text``, a Markdown table row as its cells and its rule left out; ``rows_only``: the table
+    rows alone."""
+    found = []
+    for line in text.split("\n"):
+        row = line.strip()
+        if row.startswith("|") and row.endswith("|") and len(row) > 1:
+            if set(row) <= set("|-: "):
+                continue
+            found.append([cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row[1:-1])])
+        elif not rows_only:
+            found.append([line])
+    return found
 
 
 def same_text(a: str, b: str) -> bool:
@@ -230,6 +270,7 @@ def typeset(
     # The numbers and labels too: a question number's digits would stand in for lost ones.
     typed = Counter(re.sub(r"\s+", "", "".join(
         "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box, *q.code,
+                 *(c for row in q.table for c in row),
                  *(house.label(k) + option for k, option in enumerate(q.options))))
         for n, q in enumerate(as_set(questions, house), 1)
     )))
@@ -257,6 +298,13 @@ def _question(number: int, question: Question, house: House) -> str:
         lines = "".join(f'<p>{"&#160;" * (len(line) - len(line.lstrip()))}{e(line.lstrip())}</p>' for line in question.code)
         parts.append(f'<div style="border:0.6pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt; '
                      f'font-family:monospace">{lines}</div>')
+    if question.table:
+        cell = '<{0} style="border:0.6pt solid black; padding:2pt 4pt">{1}</{0}>'
+        rows = "".join(
+            "<tr>" + "".join(cell.format("th" if k == 0 else "td", "<br/>".join(map(e, c.split("\n")))) for c in row) + "</tr>"
+            for k, row in enumerate(question.table)
+        )
+        parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
     if question.figure:
         width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
         parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{_FIGURE}" width="{width}"/></p>')

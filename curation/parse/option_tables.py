@@ -1,0 +1,28 @@
+"""Options printed as the rows of a ruled table: each of the question's markers opens a row of the table (its first
+cell), and the row's other cells are the option, as papers print options that each name several things at once
+(the movement in each of three planes, a term and its definition): "| ① | 발꿈치뼈 발등굽힘 | 발꿈치뼈 가쪽번짐 |"."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from curation.parse.tables import Table
+from curation.readers.words import Word
+
+
+def options_in_rows(table: Table, markers: Sequence[Word]) -> tuple[Table, tuple[str, ...]] | None:
+    """Where every marker of the question's run lies in ``table`` and opens one of its drawn rows, in order: the
+    table without those rows (its head, which the stem keeps) and each option as its row's other cells, joined
+    by " | "; else None."""
+    if not markers or not all(table.contains(marker) for marker in markers):
+        return None
+    wanted = [marker.text for marker in markers]
+    opening = [i for i, row in enumerate(table.cells) if row and row[0].strip()[:1] in wanted]
+    if [table.cells[i][0].strip()[:1] for i in opening] != wanted:
+        return None
+    options = tuple(
+        " | ".join(cell for cell in (table.cells[i][0].strip()[1:].strip(), *table.cells[i][1:]) if cell.strip())
+        for i in opening
+    )
+    head = [row for i, row in enumerate(table.cells) if i not in set(opening)]
+    return Table(table.bbox, head, table.page, head, table.parts), options
