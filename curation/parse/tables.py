@@ -172,13 +172,20 @@ def _open_ends(
     table continued from another column, whose top rule was drawn with the rows before the break, or a table set
     open at its top or foot."""
 
-    def open_end(y: float, x: float) -> bool:
-        return not any(abs(hy - y) <= _SAME_LINE and x0 - _TOL <= x <= x1 + _TOL for hy, x0, x1 in horizontal)
+    def meets(x: float, y: float) -> bool:
+        return any(abs(hy - y) <= _SAME_LINE and x0 - _TOL <= x <= x1 + _TOL for hy, x0, x1 in horizontal)
+
+    def open_end(y: float, x: float, other: float) -> bool:
+        """An end on no rule, of a vertical that a rule meets elsewhere (a table's, not a frame's side alone)."""
+        return not meets(x, y) and any(
+            x0 - _TOL <= x <= x1 + _TOL and abs(hy - y) > _SAME_LINE and min(y, other) - _TOL <= hy <= max(y, other) + _TOL
+            for hy, x0, x1 in horizontal
+        )
 
     implied = []
-    for ends in ([(y0, x) for x, y0, _ in vertical], [(y1, x) for x, _, y1 in vertical]):
+    for ends in ([(y0, x, y1) for x, y0, y1 in vertical], [(y1, x, y0) for x, y0, y1 in vertical]):
         group: list[tuple[float, float]] = []
-        for end in [*sorted(e for e in ends if open_end(*e)), (float("inf"), 0.0)]:
+        for end in [*sorted(e[:2] for e in ends if open_end(*e)), (float("inf"), 0.0)]:
             if group and end[0] - group[0][0] > _SAME_LINE:
                 if len(_positions([x for _, x in group])) >= 3:  # a rule drawn twice is one
                     implied.append((group[0][0], min(x for _, x in group), max(x for _, x in group)))
