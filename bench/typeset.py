@@ -1,14 +1,15 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
 the HTML engine left text out of (a word wider than its column) tests nothing and is counted apart. With
 ``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
 a question is exact only under its own subject. With ``--extras`` the drawn houses also set raster figures and
-boxed program listings under some stems (``with_extras``).
+boxed program listings under some stems (``with_extras``); with ``--table-options`` some questions print their options as
+the rows of a ruled table.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 import random
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -70,10 +72,11 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0, help="papers in houses drawn at random, instead of HOUSES")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--headings", action="store_true", help="with --random: two subjects under headings a paper")
-    parser.add_argument("--extras", action="store_true", help="with --random: figures and program listings as well")
+    parser.add_argument("--extras", action="store_true", help="with --random: figures, listings and tables as well")
+    parser.add_argument("--table-options", action="store_true", help="with --random: options as a table's rows too")
     args = parser.parse_args()
     if args.random:
-        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras)
+        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -93,7 +96,9 @@ def main() -> None:
     Console(width=180).print(table)
 
 
-def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = False, extras: bool = False) -> None:
+def random_houses(
+    papers: int, seed: int, per_paper: int, with_headings: bool = False, extras: bool = False, table_options: bool = False
+) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
     questions = found = exact = rejects = untypeset = 0
@@ -104,6 +109,7 @@ def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = 
             house = random_house(rnd)
             if extras:
                 house = with_extras(house, rnd)
+            house = replace(house, table_options=table_options)
             start = rnd.randrange(0, len(rows) - per_paper)
             try:
                 got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
@@ -114,7 +120,8 @@ def random_houses(papers: int, seed: int, per_paper: int, with_headings: bool = 
             found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
             if got[3]:
                 off.append(f"{house} rows {start}-: {','.join(got[3])}")
-    under = (", under two subject headings" if with_headings else "") + (", figures and listings" if extras else "")
+    under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
+    under += ", options in tables" if table_options else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")

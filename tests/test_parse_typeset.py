@@ -123,6 +123,10 @@ WITH_EXTRAS = [
     # ruled tables under stems (cells a padding apart, cells of two lines), split across a column or page break
     # by the HTML engine, the piece after the break drawn without its top rule: one table of all its rows
     (House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, figures=True, code=True, tables=True), 0),
+    # options printed as the rows of a ruled table under a head (가) (나), each option its row's two cells; a figure
+    # at a column's foot, under a stem whose options go on overleaf, is that question's
+    (House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, figures=True, code=True, tables=True,
+           table_options=True), 0),
     # a table the widest thing in its column, its right rule past every word of the column: the region's box, the
     # column's text, had cut its last column off
     (House("paren", (595, 842), 2, 24, 55, 10.5, 1.6, 18, 12, True, 9, "circled", True, True, False, True, True), 147),

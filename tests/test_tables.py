@@ -118,6 +118,21 @@ def test_options_printed_as_a_tables_rows_are_their_rows_cells():
 
 
 @pytest.mark.realdata
+def test_options_in_a_tables_rows_are_read_though_the_stem_prints_no_table_row():
+    """건강운동관리사 2018 p. 3, Q6, checked against the page image: a table of 뇌신경 번호 | 신경 | 기능 whose rows
+    are the options; the stem's lines hold only its head, so it is the markers standing apart from their text, in
+    cells of their own, that have the page's rules read."""
+    item = next(i for i in parsed(HEALTHEX_2018).items if i.question.startswith("아이스하키 선수가"))
+    assert item.question.splitlines()[1] == "|  | 뇌신경 번호 | 신경 | 기능 |"
+    assert item.options == (
+        "CN VI | 갓돌림 (외전, abducens) | 후각",
+        "CN VII | 속귀 (전정와우, vestibulocochlear) | 듣기, 균형",
+        "CN XI | 더부 (부, accessory) | 삼키기, 목빗근 (흉쇄유돌근, sternocleidomastoid) 신경지배",
+        "CN XII | 혀밑 (설하, hypoglossal) | 타액분비, 구역질 반사",
+    )
+
+
+@pytest.mark.realdata
 def test_a_two_column_table_whose_cells_stand_a_padding_apart_is_a_table():
     """CPA 2025 세법개론 Q10, p. 10, checked against the page image: 수입금액 | 적용률, its cells an em apart (under
     the 1.5 em that had been asked of a table's gaps), had been read as running text."""

@@ -52,22 +52,22 @@ def figure_boxes(page: pymupdf.Page) -> list[Box]:
     return boxes
 
 
-def with_figures_above(
+def with_figures_at_breaks(
     regions: list[tuple[int, Box]], figures: dict[int, list[Box]], lines: dict[int, list[Line]]
 ) -> list[tuple[int, Box]]:
-    """A question's regions (page, box per page and column, in reading order), each region it continues in (on
-    another column or page) grown up over the figures set directly above it there, in its column with no line
-    between: the question goes on under a figure at the column's top, and its figure is its own."""
-    grown = regions[:1]
-    for page, box in regions[1:]:
-        x0, y0, x1, y1 = box
-        for fig in sorted(figures.get(page, ()), key=lambda f: -f[3]):
-            across = min(x1, fig[2]) - max(x0, fig[0])
-            between = any(
-                fig[3] - 1 < line.yc < y0 and min(x1, line.x1) > max(x0, line.x0) for line in lines.get(page, ())
-            )
-            if fig[3] <= y0 + 1 and across > 0.5 * (fig[2] - fig[0]) and not between:
+    """A question's regions (page, box per page and column, in reading order) grown over the figures set directly
+    above a region it goes on in, or directly below a region it goes on from, in the region's column with no line
+    between: the question goes on past a figure at a column's top or foot, and its figure is its own."""
+    grown = []
+    for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
+        beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
+        column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
+        for fig in sorted(beside, key=lambda f: -f[3]) if index > 0 else ():
+            if fig[3] <= y0 + 1 and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
+        for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():
+            if fig[1] >= y1 - 1 and not any(y1 < line.yc < fig[1] + 1 for line in column):
+                y1 = max(y1, fig[3])
         grown.append((page, (x0, y0, x1, y1)))
     return grown
 

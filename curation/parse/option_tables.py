@@ -6,8 +6,20 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from curation.parse.tables import Table
+from curation.parse.blocks import Block, Marker
+from curation.parse.tables import CELL_GAP, Table
 from curation.readers.words import Word
+
+
+def set_in_cells(block: Block, run: Sequence[Marker]) -> bool:
+    """Whether every option's marker stands apart from the option's text by more than 0.8 em, as a marker in a cell
+    of its own does (so that the page's rules are worth reading; many papers set a wide space after a marker)."""
+    for marker in run:
+        word, line = block.tokens[marker.index]
+        after = block.tokens[marker.index + 1] if marker.index + 1 < len(block.tokens) else None
+        if after is None or after[1] != line or after[0].x0 - word.x1 <= CELL_GAP * word.size:
+            return False
+    return True
 
 
 def options_in_rows(table: Table, markers: Sequence[Word]) -> tuple[Table, tuple[str, ...]] | None:

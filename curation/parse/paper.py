@@ -29,7 +29,7 @@ from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
-from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_above
+from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
@@ -304,7 +304,7 @@ def _build_items(
     spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
-        regions = with_figures_above(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
+        regions = with_figures_at_breaks(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
         question, tables, in_rows = question_text(doc, words, block, run, rules)
         options = in_rows or tuple(compose(tokens) for tokens in option_tokens(block, run))

@@ -9,7 +9,7 @@ import pymupdf
 
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.figures import overlaps
-from curation.parse.option_tables import options_in_rows
+from curation.parse.option_tables import options_in_rows, set_in_cells
 from curation.parse.tables import PageRules, Table, looks_tabular, page_tables, table_markdown
 from curation.readers.words import Line, Word
 
@@ -38,13 +38,15 @@ def question_text(
     stem_tokens = block.tokens[: run[0].index]
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
-    stem, tables, in_rows = _with_tables(doc, words, stem_tokens, stem_lines, regions_of(block.lines), rules, markers)
+    tabular = looks_tabular(stem_lines) or set_in_cells(block, run)
+    stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions_of(block.lines), rules, markers)
     if not block.passage:
         return stem, tables, in_rows
     shared = Block(0, block.part, None, [])
     for line in block.passage:
         shared.add(line)
-    passage, more, _ = _with_tables(doc, words, shared.tokens, block.passage, regions_of(block.passage), rules)
+    tabular = looks_tabular(block.passage)
+    passage, more, _ = _with_tables(doc, words, shared.tokens, tabular, regions_of(block.passage), rules)
     return f"{passage}\n{stem}", more + tables, in_rows
 
 
@@ -102,17 +104,17 @@ def _with_tables(
     doc: pymupdf.Document,
     words: Sequence[list[Word]],
     tokens: Sequence[tuple[Word, int]],
-    lines: Sequence[Line],
+    tabular: bool,
     regions: Sequence[Region],
     rules: PageRules,
     markers: Sequence[Word] = (),
 ) -> tuple[str, list[Table], tuple[str, ...] | None]:
-    """``tokens`` as text, each ruled table inside ``regions`` (looked for where ``lines`` look tabular) replaced
-    by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
+    """``tokens`` as text, each ruled table inside ``regions`` (looked for where the lines look ``tabular``)
+    replaced by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
     found = [
         sorted((t for t in page_tables(doc[page], words[page], box, rules(page), 1) if overlaps(box, t.bbox, 0.8)),
                key=lambda t: t.bbox[1])
-        for page, box in ((page, _padded(box)) for page, box in (regions if looks_tabular(lines) else ()))
+        for page, box in ((page, _padded(box)) for page, box in (regions if tabular else ()))
     ]
     tables = _joined_across(found, regions, tokens)
     if not tables:

@@ -51,6 +51,7 @@ class House:
     figures: bool = False  # a raster figure under every sixth stem, from the fifth
     code: bool = False  # a boxed program listing under every seventh stem, from the fourth
     tables: bool = False  # a ruled table under every eighth stem, from the sixth
+    table_options: bool = False  # every ninth question's options, from the seventh, printed as a table's rows
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -102,6 +103,7 @@ def with_extras(house: House, rnd: random.Random) -> House:
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
 BOX_TITLE = "<보 기>"
+OPTION_HEAD = ("", "(가)", "(나)")
 # Ruled tables as the accounting, statistics and science papers print them: a header row, amounts, a row label over
 # several columns, cells of two printed lines.
 TABLES = (
@@ -138,6 +140,7 @@ class Question:
     opens_passage: bool = False  # the passage is printed before this question
     code: tuple[str, ...] = ()  # a program listing under the stem, line by line
     table: tuple[tuple[str, ...], ...] = ()  # a ruled table under the stem, row by row (a cell's lines by "\n")
+    options_table: bool = False  # its options printed as the rows of a table under ``table``, its head
     figure: bool = False  # a raster figure under the stem (and its box and listing)
 
     @property
@@ -163,6 +166,12 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     if house.tables:
         for number in range(6, len(found) + 1, 8):
             found[number - 1] = replace(found[number - 1], table=TABLES[(number // 8) % len(TABLES)])
+    if house.table_options:  # each option two cells: this row's option and another row's, under (가) and (나)
+        for number in range(7, len(found) + 1, 9):
+            question, other = found[number - 1], questions[(number + 11) % len(questions)][1]
+            if len(other) >= len(question.options) and not question.table:
+                options = tuple(f"{a} | {b}" for a, b in zip(question.options, other))
+                found[number - 1] = replace(question, options=options, table=(OPTION_HEAD,), options_table=True)
     if house.figures:
         for number in range(5, len(found) + 1, 6):
             found[number - 1] = replace(found[number - 1], figure=True)
@@ -271,7 +280,7 @@ def typeset(
     typed = Counter(re.sub(r"\s+", "", "".join(
         "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box, *q.code,
                  *(c for row in q.table for c in row),
-                 *(house.label(k) + option for k, option in enumerate(q.options))))
+                 *(house.label(k) + option.replace(" | ", "") for k, option in enumerate(q.options))))
         for n, q in enumerate(as_set(questions, house), 1)
     )))
     if missing := typed - printed:
@@ -300,11 +309,15 @@ def _question(number: int, question: Question, house: House) -> str:
                      f'font-family:monospace">{lines}</div>')
     if question.table:
         cell = '<{0} style="border:0.6pt solid black; padding:2pt 4pt">{1}</{0}>'
+        printed = [*question.table, *((house.label(k), *o.split(" | ")) for k, o in enumerate(question.options))] if (
+            question.options_table) else question.table
         rows = "".join(
             "<tr>" + "".join(cell.format("th" if k == 0 else "td", "<br/>".join(map(e, c.split("\n")))) for c in row) + "</tr>"
-            for k, row in enumerate(question.table)
+            for k, row in enumerate(printed)
         )
         parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
+        if question.options_table:
+            return "".join(parts)
     if question.figure:
         width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
         parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{_FIGURE}" width="{width}"/></p>')
