@@ -220,7 +220,7 @@ def _ruled_runs(
 
 
 CELL_GAP = 0.8  # ems: wider than any word space of a justified line
-ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
+_ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
 
 
 def looks_tabular(lines: Sequence[Line]) -> bool:
@@ -235,7 +235,7 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
         rows += sum(b.x0 - a.x1 > CELL_GAP * a.size for a, b in pairs) >= 2
         two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
         # from the column's edge: a table set across a column break stands at the same place in both columns
-        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > ROW_GAP * a.size])
+        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > _ROW_GAP * a.size])
     return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
 
 
