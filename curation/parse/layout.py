@@ -275,8 +275,8 @@ def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float
     body = float(np.median([w.size for w in words])) if words else 0.0
     rows: dict[int, list[Word]] = defaultdict(list)
     for w in words:
-        if abs(w.x0 + w.x1 - 2 * gutter) < 16 * w.size:  # the centre within 8 of its ems of the gutter
-            rows[round((w.y0 + w.y1) / 2 / max(w.y1 - w.y0, 1.0))].append(w)
+        if abs(w.xc - gutter) < 8 * w.size:
+            rows[round(w.yc / max(w.height, 1.0))].append(w)
     found = []
     for row in rows.values():
         left = [w for w in row if w.x1 <= gutter + 1]

@@ -29,12 +29,11 @@ def options_in_rows(table: Table, markers: Sequence[Word]) -> tuple[Table, tuple
     if not markers or not all(table.contains(marker) for marker in markers):
         return None
     wanted = [marker.text for marker in markers]
-    opening = [i for i, row in enumerate(table.cells) if row and row[0].strip()[:1] in wanted]
-    if [table.cells[i][0].strip()[:1] for i in opening] != wanted:
+    opening = [row for row in table.cells if row and row[0].strip()[:1] in wanted]
+    if [row[0].strip()[:1] for row in opening] != wanted:
         return None
     options = tuple(
-        " | ".join(cell for cell in (table.cells[i][0].strip()[1:].strip(), *table.cells[i][1:]) if cell.strip())
-        for i in opening
+        " | ".join(cell for cell in (row[0].strip()[1:].strip(), *row[1:]) if cell.strip()) for row in opening
     )
-    head = [row for i, row in enumerate(table.cells) if i not in set(opening)]
+    head = [row for row in table.cells if not any(row is option for option in opening)]
     return Table(table.bbox, head, table.page, head, table.parts), options

@@ -111,10 +111,12 @@ def _with_tables(
 ) -> tuple[str, list[Table], tuple[str, ...] | None]:
     """``tokens`` as text, each ruled table inside ``regions`` (looked for where the lines look ``tabular``)
     replaced by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
+    if not tabular:
+        return compose(tokens), [], None
     found = [
         sorted((t for t in page_tables(doc[page], words[page], box, rules(page), 1) if overlaps(box, t.bbox, 0.8)),
                key=lambda t: t.bbox[1])
-        for page, box in ((page, _padded(box)) for page, box in (regions if tabular else ()))
+        for page, box in ((page, _padded(box)) for page, box in regions)
     ]
     tables = _joined_across(found, regions, tokens)
     if not tables:

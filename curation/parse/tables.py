@@ -172,15 +172,20 @@ def _open_ends(
     table continued from another column, whose top rule was drawn with the rows before the break, or a table set
     open at its top or foot."""
 
-    def meets(x: float, y: float) -> bool:
-        return any(abs(hy - y) <= _SAME_LINE and x0 - _TOL <= x <= x1 + _TOL for hy, x0, x1 in horizontal)
+    by_height = sorted(horizontal)
+    heights = [hy for hy, _, _ in by_height]
+
+    def rules_across(x: float, low: float, high: float):
+        """The horizontal rules between heights ``low`` and ``high`` that run across ``x``."""
+        for hy, x0, x1 in by_height[bisect.bisect_left(heights, low) : bisect.bisect_right(heights, high)]:
+            if x0 - _TOL <= x <= x1 + _TOL:
+                yield hy
 
     def open_end(y: float, x: float, other: float) -> bool:
         """An end on no rule, of a vertical that a rule meets elsewhere (a table's, not a frame's side alone)."""
-        return not meets(x, y) and any(
-            x0 - _TOL <= x <= x1 + _TOL and abs(hy - y) > _SAME_LINE and min(y, other) - _TOL <= hy <= max(y, other) + _TOL
-            for hy, x0, x1 in horizontal
-        )
+        if any(True for _ in rules_across(x, y - _SAME_LINE, y + _SAME_LINE)):
+            return False
+        return any(abs(hy - y) > _SAME_LINE for hy in rules_across(x, min(y, other) - _TOL, max(y, other) + _TOL))
 
     implied = []
     for ends in ([(y0, x, y1) for x, y0, y1 in vertical], [(y1, x, y0) for x, y0, y1 in vertical]):

@@ -316,11 +316,11 @@ def _question(number: int, question: Question, house: House) -> str:
             for k, row in enumerate(printed)
         )
         parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
-        if question.options_table:
-            return "".join(parts)
     if question.figure:
         width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
         parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{_FIGURE}" width="{width}"/></p>')
+    if question.options_table:
+        return "".join(parts)  # the table printed them
     cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
