@@ -139,6 +139,16 @@ WITH_EXTRAS = [
     # options 가.-라. whose 라. opens the last page's short right column: only 가. 나. 다. were read as labels, and
     # the last question had no options (a reject)
     (House("mun", (728, 1031), 2, 18, 55, 9.5, 1.6, 12, 0, False, 9, "hangul", False, True, True, True), 110),
+    # options as a table's rows in 11-pt type with 4-pt cell padding: each marker 0.78 em from its text, as close
+    # as plain options set theirs, so the page's rules went unread; each option's cells split it at one place
+    (House("mun", (595, 842), 1, 30, 36, 11, 1.6, 14, 0, True, 6, "hangul", code=True, table_options=True), 287),
+    # the same two columns wide, (나) past every line of the question's text (beyond the region's padding: its
+    # column was lost); and a head row (an empty corner cell, (가), (나)) at a page's foot whose rows open the next
+    (House("mun", (595, 842), 1, 18, 55, 10.5, 1.45, 18, 12, False, 6, "hangul", False, True, True, True, True,
+           True), 102),
+    # such an option table under a program listing, whose monospaced spaces (0.6 em) outnumber the stem's own
+    (House("dot", (595, 842), 2, 24, 45, 11, 1.45, 12, 12, True, 12, "circled", False, True, True, True, False,
+           True), 462),
 ]
 
 

@@ -137,9 +137,7 @@ def page_tables(
     horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
     vertical: list[tuple[float, float, float]] = []  # x, y0, y1
     for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
-        if clip is not None and (
-            x1 < clip[0] - _TOL or x0 > clip[2] + _TOL or y1 < clip[1] - _TOL or y0 > clip[3] + _TOL
-        ):
+        if clip is not None and (y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
             continue
         w, h = x1 - x0, y1 - y0
         if h <= 1.5 and w > 5:
@@ -149,6 +147,8 @@ def page_tables(
         elif kind == "stroke-path" and w > 12 and h > 12:
             horizontal += [(y0, x0, x1), (y1, x0, x1)]
             vertical += [(x0, y0, y1), (x1, y0, y1)]
+    if clip is not None:
+        horizontal, vertical = _within(clip, horizontal, vertical)
     horizontal += _open_ends(horizontal, vertical)
     if len(horizontal) <= fewest_rows or len(vertical) < 3:
         return []
@@ -163,6 +163,28 @@ def page_tables(
                 rows = [printed for row in grid for printed in _printed_rows(row)]
                 tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
     return tables
+
+
+def _within(
+    clip: Box, horizontal: list[tuple[float, float, float]], vertical: list[tuple[float, float, float]]
+) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """The rules across ``clip`` (of those level with it): the horizontal rules that reach into it, and the
+    vertical rules inside it or under one of those (a table may stand out past the lines of the question's text,
+    its last column's rule beyond the widest of them)."""
+    inside = [(y, x0, x1) for y, x0, x1 in horizontal if x1 >= clip[0] - _TOL and x0 <= clip[2] + _TOL]
+    spans: list[list[float]] = []  # the union of the clip's and those rules' x-ranges, left to right
+    for x0, x1 in sorted([(clip[0], clip[2]), *((x0, x1) for _, x0, x1 in inside)]):
+        if spans and x0 - _TOL <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], x1 + _TOL)
+        else:
+            spans.append([x0 - _TOL, x1 + _TOL])
+    starts = [a for a, _ in spans]
+
+    def spanned(x: float) -> bool:
+        k = bisect.bisect_right(starts, x) - 1
+        return k >= 0 and x <= spans[k][1]
+
+    return inside, [(x, y0, y1) for x, y0, y1 in vertical if spanned(x)]
 
 
 def _open_ends(
@@ -225,7 +247,7 @@ def _ruled_runs(
 
 
 CELL_GAP = 0.8  # ems: wider than any word space of a justified line
-_ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
+ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
 
 
 def looks_tabular(lines: Sequence[Line]) -> bool:
@@ -240,7 +262,7 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
         rows += sum(b.x0 - a.x1 > CELL_GAP * a.size for a, b in pairs) >= 2
         two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
         # from the column's edge: a table set across a column break stands at the same place in both columns
-        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > _ROW_GAP * a.size])
+        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > ROW_GAP * a.size])
     return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
 
 
@@ -323,9 +345,12 @@ def _cells(
         grid[r][c].append(w)
     rows = [[group_lines(cell, page, 0, 0, 0) if cell else [] for cell in row] for row in grid]
     rows = [row for row in rows if any(row)]
-    # A column no word falls in is the space between a frame and the table inside it.
-    filled = [c for c in range(len(xs) - 1) if any(row[c] for row in rows)]
-    return [[row[c] for c in filled] for row in rows]
+    # A column no word falls in and too narrow for one is the space between a frame and the table inside it; a
+    # wider one is the table's (a corner cell over the row labels, a blank to fill in).
+    sizes = sorted(w.size for w in words if xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1])
+    glyph = sizes[len(sizes) // 2] if sizes else 0.0
+    kept = [c for c in range(len(xs) - 1) if xs[c + 1] - xs[c] >= glyph or any(row[c] for row in rows)]
+    return [[row[c] for c in kept] for row in rows]
 
 
 # One amount as a table prints it: ￦1,200, (50,000), △3,000원, 2,000시간, 8%, 0.7513; or "-" for none.
