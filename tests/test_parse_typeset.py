@@ -149,6 +149,13 @@ WITH_EXTRAS = [
     # such an option table under a program listing, whose monospaced spaces (0.6 em) outnumber the stem's own
     (House("dot", (595, 842), 2, 24, 45, 11, 1.45, 12, 12, True, 12, "circled", False, True, True, True, False,
            True), 462),
+    # a one-column page whose option table's last column, lines of their own past a rule, was read as a band of two
+    # columns (9 pt, and 11 pt with labels 가.-라.): the question's regions there stand side by side with the
+    # table's row rules running across from one into the other, one box to find the table in
+    (House("mun", (595, 842), 1, 24, 45, 9, 1.3, 18, 8, False, 6, "circled", False, True, False, True, True, True),
+     200),
+    (House("dot", (595, 842), 1, 30, 55, 11, 1.3, 22, 0, False, 6, "hangul", False, True, True, True, True, True),
+     185),
 ]
 
 

@@ -10,10 +10,11 @@ import pymupdf
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.figures import overlaps
 from curation.parse.option_tables import options_in_rows, set_in_cells
-from curation.parse.tables import PageRules, Table, looks_tabular, page_tables, table_markdown
+from curation.parse.tables import PageRules, Rules, Table, looks_tabular, page_tables, table_markdown
 from curation.readers.words import Line, Word
 
-Region = tuple[int, tuple[float, float, float, float]]  # page index, box in points
+Box = tuple[float, float, float, float]
+Region = tuple[int, Box]  # page index, box in points
 
 
 def regions_of(lines: Sequence[Line]) -> list[Region]:
@@ -38,8 +39,9 @@ def question_text(
     stem_tokens = block.tokens[: run[0].index]
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
-    tabular = looks_tabular(stem_lines) or set_in_cells(block, run)
-    stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions_of(block.lines), rules, markers)
+    regions = regions_of(block.lines)
+    tabular = looks_tabular(stem_lines) or set_in_cells(block, run) or _side_by_side(regions)
+    stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions, rules, markers)
     if not block.passage:
         return stem, tables, in_rows
     shared = Block(0, block.part, None, [])
@@ -80,10 +82,53 @@ def _goes_on(last: Table, first: Table, ending: Region, opening: Region, tokens:
 _CELL_PADDING = 6.0  # points: a table's rules stand this far at most beyond the text of its cells
 
 
-def _padded(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+def _padded(box: Box) -> Box:
     """A region's box (its lines' extent) grown by a cell's padding on every side: the rules of a table that opens
     or ends the region, or is the widest thing in its column, lie beyond its text."""
     return (box[0] - _CELL_PADDING, box[1] - _CELL_PADDING, box[2] + _CELL_PADDING, box[3] + _CELL_PADDING)
+
+
+def _side_by_side(regions: Sequence[Region]) -> bool:
+    """Whether two regions in a row stand side by side on one page, level for most of the shorter one's height (a
+    band of the page read in two columns, as the rows of a table whose last column's lines stand past a rule)."""
+    return any(
+        page == next_page and min(a[3], b[3]) - max(a[1], b[1]) > 0.5 * min(a[3] - a[1], b[3] - b[1])
+        for (page, a), (next_page, b) in zip(regions, regions[1:])
+    )
+
+
+def _joined_where_ruled_across(regions: Sequence[Region], rules: PageRules) -> list[Region]:
+    """The regions, each two in a row that stand side by side on one page with a drawn rule running across from one
+    into the other joined into one box: a band of a table's rows read in two columns (its last column's lines
+    stand apart past a rule), where the table is found whole. A question going on at the top of the next column
+    has no rule across the gutter."""
+    joined: list[Region] = []
+    for page, box in regions:
+        if joined and joined[-1][0] == page and _ruled_across(rules(page), joined[-1][1], box):
+            first = joined[-1][1]
+            joined[-1] = (page, (min(first[0], box[0]), min(first[1], box[1]), max(first[2], box[2]),
+                                 max(first[3], box[3])))
+        else:
+            joined.append((page, box))
+    return joined
+
+
+def _ruled_across(rules: Rules, left: Box, right: Box) -> bool:
+    """Whether a thin horizontal rule (drawn whole or cell by cell) runs from ``left`` into ``right``, set to its
+    right, where both stand."""
+    low, high = max(left[1], right[1]), min(left[3], right[3])
+    if right[0] < left[2] - _CELL_PADDING or high <= low:
+        return False
+    spans = sorted((round(y0), x0, x1) for _, (x0, y0, x1, y1) in rules if y1 - y0 <= 1.5 and low <= y0 <= high)
+    reach: tuple[int, float, float] | None = None  # the run of touching rules at one height being followed
+    for y, x0, x1 in spans:
+        if reach is not None and y == reach[0] and x0 <= reach[2] + _CELL_PADDING:
+            reach = (y, reach[1], max(reach[2], x1))
+        else:
+            reach = (y, x0, x1)
+        if reach[1] < left[2] - _CELL_PADDING and reach[2] > right[0] + _CELL_PADDING:
+            return True
+    return False
 
 
 def _width(table: Table) -> int:
@@ -113,6 +158,7 @@ def _with_tables(
     replaced by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
     if not tabular:
         return compose(tokens), [], None
+    regions = _joined_where_ruled_across(regions, rules)
     found = [
         sorted((t for t in page_tables(doc[page], words[page], box, rules(page), 1) if overlaps(box, t.bbox, 0.8)),
                key=lambda t: t.bbox[1])
