@@ -1,7 +1,7 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -9,7 +9,7 @@ the HTML engine left text out of (a word wider than its column) tests nothing an
 ``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
 a question is exact only under its own subject. With ``--extras`` the drawn houses also set raster figures and
 boxed program listings under some stems (``with_extras``); with ``--table-options`` some questions print their options as
-the rows of a ruled table.
+the rows of a ruled table; with ``--justified`` every paragraph is set flush to both edges (word spaces stretched).
 """
 
 from __future__ import annotations
@@ -74,9 +74,11 @@ def main() -> None:
     parser.add_argument("--headings", action="store_true", help="with --random: two subjects under headings a paper")
     parser.add_argument("--extras", action="store_true", help="with --random: figures, listings and tables as well")
     parser.add_argument("--table-options", action="store_true", help="with --random: options as a table's rows too")
+    parser.add_argument("--justified", action="store_true", help="with --random: paragraphs set flush to both edges")
     args = parser.parse_args()
     if args.random:
-        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options)
+        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
+                      args.justified)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -97,7 +99,13 @@ def main() -> None:
 
 
 def random_houses(
-    papers: int, seed: int, per_paper: int, with_headings: bool = False, extras: bool = False, table_options: bool = False
+    papers: int,
+    seed: int,
+    per_paper: int,
+    with_headings: bool = False,
+    extras: bool = False,
+    table_options: bool = False,
+    justified: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -109,7 +117,7 @@ def random_houses(
             house = random_house(rnd)
             if extras:
                 house = with_extras(house, rnd)
-            house = replace(house, table_options=table_options)
+            house = replace(house, table_options=table_options, justified=justified)
             start = rnd.randrange(0, len(rows) - per_paper)
             try:
                 got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
@@ -122,6 +130,7 @@ def random_houses(
                 off.append(f"{house} rows {start}-: {','.join(got[3])}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += ", options in tables" if table_options else ""
+    under += ", justified" if justified else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")

@@ -156,6 +156,10 @@ WITH_EXTRAS = [
      200),
     (House("dot", (595, 842), 1, 30, 55, 11, 1.3, 22, 0, False, 6, "hangul", False, True, True, True, True, True),
      185),
+    # justified paragraphs (as most papers set them): a figure at a column's top over the options of the question it
+    # belongs to, the options' first line reaching 1.6 pt up into the figure's box (its ascent), was not grown over
+    (House("paren", (595, 842), 2, 30, 36, 10.5, 1.3, 22, 8, False, 12, "circled", True, True, True, True, True,
+           justified=True), 339),
 ]
 
 

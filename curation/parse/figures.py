@@ -20,6 +20,8 @@ from curation.readers.words import Line
 
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 24.0  # points
+# How far a line's box may reach into the figure next to it (its ascent or descent past the paragraph's edge).
+_REACH = 3.0  # points
 _MIN_PIXELS = 160
 _PNG_SETTINGS = [cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE]
 # Crops being encoded and written at once. Each atomic write waits for its fsync (~5 ms here, a journal commit),
@@ -63,10 +65,10 @@ def with_figures_at_breaks(
         beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
         for fig in sorted(beside, key=lambda f: -f[3]) if index > 0 else ():
-            if fig[3] <= y0 + 1 and not any(fig[3] - 1 < line.yc < y0 for line in column):
+            if fig[3] <= y0 + _REACH and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
         for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():
-            if fig[1] >= y1 - 1 and not any(y1 < line.yc < fig[1] + 1 for line in column):
+            if fig[1] >= y1 - _REACH and not any(y1 < line.yc < fig[1] + 1 for line in column):
                 y1 = max(y1, fig[3])
         grown.append((page, (x0, y0, x1, y1)))
     return grown

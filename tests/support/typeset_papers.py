@@ -52,6 +52,7 @@ class House:
     code: bool = False  # a boxed program listing under every seventh stem, from the fourth
     tables: bool = False  # a ruled table under every eighth stem, from the sixth
     table_options: bool = False  # every ninth question's options, from the seventh, printed as a table's rows
+    justified: bool = False  # paragraphs set flush to both edges, as most papers set them (word spaces stretched)
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -250,7 +251,8 @@ def typeset(
         (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(n, question, house)
         for n, question in enumerate(as_set(questions, house), 1)
     )
-    css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0}}"
+    align = "; text-align:justify" if house.justified else ""
+    css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0{align}}}"
     if house.figures:
         cv2.imwrite(str(path.parent / _FIGURE), _figure_pixels())
     story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=pymupdf.Archive(str(path.parent)))
