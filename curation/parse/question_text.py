@@ -9,8 +9,16 @@ import pymupdf
 
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.figures import overlaps
-from curation.parse.option_tables import options_in_rows, set_in_cells
-from curation.parse.tables import PageRules, Rules, Table, looks_tabular, page_tables, table_markdown
+from curation.parse.option_tables import options_in_rows
+from curation.parse.table_cues import looks_tabular, set_in_cells
+from curation.parse.tables import (
+    PageRules,
+    Rules,
+    Table,
+    page_tables,
+    ruled_lines,
+    table_markdown,
+)
 from curation.readers.words import Line, Word
 
 Box = tuple[float, float, float, float]
@@ -114,12 +122,13 @@ def _joined_where_ruled_across(regions: Sequence[Region], rules: PageRules) -> l
 
 
 def _ruled_across(rules: Rules, left: Box, right: Box) -> bool:
-    """Whether a thin horizontal rule (drawn whole or cell by cell) runs from ``left`` into ``right``, set to its
-    right, where both stand."""
+    """Whether a horizontal rule (drawn whole or cell by cell) runs from ``left`` into ``right``, set to its right,
+    where both stand."""
     low, high = max(left[1], right[1]), min(left[3], right[3])
     if right[0] < left[2] - _CELL_PADDING or high <= low:
         return False
-    spans = sorted((round(y0), x0, x1) for _, (x0, y0, x1, y1) in rules if y1 - y0 <= 1.5 and low <= y0 <= high)
+    horizontal, _ = ruled_lines(rules, (left[0], low, right[2], high))
+    spans = sorted((round(y), x0, x1) for y, x0, x1 in horizontal if low <= y <= high)
     reach: tuple[int, float, float] | None = None  # the run of touching rules at one height being followed
     for y, x0, x1 in spans:
         if reach is not None and y == reach[0] and x0 <= reach[2] + _CELL_PADDING:

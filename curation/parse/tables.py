@@ -134,19 +134,7 @@ def page_tables(
     rows or more (one: a piece of a table that goes on in the next column). Thin stroked or filled paths are
     rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph outlines or
     shading and are ignored."""
-    horizontal: list[tuple[float, float, float]] = []  # y, x0, x1
-    vertical: list[tuple[float, float, float]] = []  # x, y0, y1
-    for kind, (x0, y0, x1, y1) in page_rules(page) if rules is None else rules:
-        if clip is not None and (y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
-            continue
-        w, h = x1 - x0, y1 - y0
-        if h <= 1.5 and w > 5:
-            horizontal.append(((y0 + y1) / 2, x0, x1))
-        elif w <= 1.5 and h > 5:
-            vertical.append(((x0 + x1) / 2, y0, y1))
-        elif kind == "stroke-path" and w > 12 and h > 12:
-            horizontal += [(y0, x0, x1), (y1, x0, x1)]
-            vertical += [(x0, y0, y1), (x1, y0, y1)]
+    horizontal, vertical = ruled_lines(page_rules(page) if rules is None else rules, clip)
     if clip is not None:
         horizontal, vertical = _within(clip, horizontal, vertical)
     horizontal += _open_ends(horizontal, vertical)
@@ -163,6 +151,27 @@ def page_tables(
                 rows = [printed for row in grid for printed in _printed_rows(row)]
                 tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
     return tables
+
+
+def ruled_lines(
+    rules: Rules, clip: Box | None = None
+) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """The horizontal rules (y, x0, x1) and vertical rules (x, y0, y1) that ``rules`` draw (level with ``clip``):
+    thin paths are rules, a stroked frame is four of them."""
+    horizontal: list[tuple[float, float, float]] = []
+    vertical: list[tuple[float, float, float]] = []
+    for kind, (x0, y0, x1, y1) in rules:
+        if clip is not None and (y1 < clip[1] - _TOL or y0 > clip[3] + _TOL):
+            continue
+        w, h = x1 - x0, y1 - y0
+        if h <= 1.5 and w > 5:
+            horizontal.append(((y0 + y1) / 2, x0, x1))
+        elif w <= 1.5 and h > 5:
+            vertical.append(((x0 + x1) / 2, y0, y1))
+        elif kind == "stroke-path" and w > 12 and h > 12:
+            horizontal += [(y0, x0, x1), (y1, x0, x1)]
+            vertical += [(x0, y0, y1), (x1, y0, y1)]
+    return horizontal, vertical
 
 
 def _within(
@@ -246,35 +255,6 @@ def _ruled_runs(
     return runs
 
 
-CELL_GAP = 0.8  # ems: wider than any word space of a justified line
-ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one table are
-
-
-def looks_tabular(lines: Sequence[Line]) -> bool:
-    """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with three or
-    more groups split by gaps over 0.8 em, two with two groups split by a gap of three em (a two-column table:
-    "세무조정내역    금액"), or two lines close together split alike, as many gaps over half an em in each, each
-    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type)."""
-    rows = two_columns = 0
-    cuts = []  # per line, where its gaps over half an em run
-    for line in lines:
-        pairs = list(zip(line.words, line.words[1:]))
-        rows += sum(b.x0 - a.x1 > CELL_GAP * a.size for a, b in pairs) >= 2
-        two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
-        # from the column's edge: a table set across a column break stands at the same place in both columns
-        cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > ROW_GAP * a.size])
-    return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
-
-
-def _split_alike(cuts: list[list[tuple[float, float]]], within: int = 3) -> bool:
-    """Whether two lines, at most ``within`` lines apart, have as many gaps, each overlapping its fellow's."""
-    return any(
-        here and len(here) == len(there) and all(a[0] < b[1] and b[0] < a[1] for a, b in zip(here, there))
-        for i, here in enumerate(cuts)
-        for there in cuts[i + 1 : i + 1 + within]
-    )
-
-
 def _clusters(horizontal, vertical, fewest_rows: int) -> list[tuple[list[float], list[tuple[float, float, float]]]]:
     """Groups of rules that touch one another (union-find over a sweep in x): the positions of each
     group's horizontal rules and its vertical rules (x, y0, y1)."""
@@ -333,9 +313,11 @@ def _cells(
         {c for c, (left, right) in enumerate(zip(xs, xs[1:])) if any(abs(hy - y) <= _SAME_LINE and x0 <= (left + right) / 2 <= x1 for hy, x0, x1 in horizontals)}
         for y in ys
     ]
+    sizes = []
     for w in words:
         if not (xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1]):
             continue
+        sizes.append(w.size)
         r = min(bisect.bisect_right(ys, w.yc) - 1, len(ys) - 2)
         c = min(bisect.bisect_right(xs, w.xc) - 1, len(xs) - 2)
         while c > 0 and c not in drawn[r]:
@@ -347,8 +329,7 @@ def _cells(
     rows = [row for row in rows if any(row)]
     # A column no word falls in and too narrow for one is the space between a frame and the table inside it; a
     # wider one is the table's (a corner cell over the row labels, a blank to fill in).
-    sizes = sorted(w.size for w in words if xs[0] <= w.xc <= xs[-1] and ys[0] <= w.yc <= ys[-1])
-    glyph = sizes[len(sizes) // 2] if sizes else 0.0
+    glyph = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
     kept = [c for c in range(len(xs) - 1) if xs[c + 1] - xs[c] >= glyph or any(row[c] for row in rows)]
     return [[row[c] for c in kept] for row in rows]
 
