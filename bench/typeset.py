@@ -1,7 +1,7 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -9,7 +9,9 @@ the HTML engine left text out of (a word wider than its column) tests nothing an
 ``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
 a question is exact only under its own subject. With ``--extras`` the drawn houses also set raster figures and
 boxed program listings under some stems (``with_extras``); with ``--table-options`` some questions print their options as
-the rows of a ruled table; with ``--justified`` every paragraph is set flush to both edges (word spaces stretched).
+the rows of a ruled table; with ``--justified`` every paragraph is set flush to both edges (word spaces stretched); with ``--bands`` a
+two-column paper sets every tenth question, from the sixth, across the page where it falls, the columns above it
+balanced (``House.bands``).
 """
 
 from __future__ import annotations
@@ -75,10 +77,11 @@ def main() -> None:
     parser.add_argument("--extras", action="store_true", help="with --random: figures, listings and tables as well")
     parser.add_argument("--table-options", action="store_true", help="with --random: options as a table's rows too")
     parser.add_argument("--justified", action="store_true", help="with --random: paragraphs set flush to both edges")
+    parser.add_argument("--bands", action="store_true", help="with --random: some questions set across the page")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified)
+                      args.justified, args.bands)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -106,6 +109,7 @@ def random_houses(
     extras: bool = False,
     table_options: bool = False,
     justified: bool = False,
+    bands: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -117,7 +121,7 @@ def random_houses(
             house = random_house(rnd)
             if extras:
                 house = with_extras(house, rnd)
-            house = replace(house, table_options=table_options, justified=justified)
+            house = replace(house, table_options=table_options, justified=justified, bands=bands)
             start = rnd.randrange(0, len(rows) - per_paper)
             try:
                 got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
@@ -131,6 +135,7 @@ def random_houses(
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += ", options in tables" if table_options else ""
     under += ", justified" if justified else ""
+    under += ", questions across the page" if bands else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")

@@ -213,7 +213,8 @@ def test_a_page_no_reading_fits_becomes_rejects_and_the_next_page_starts_clean(t
 def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
     """Items read cleanly carry 1.0; a question whose options repeat a marker (a misprint: ① ② ③ ③ ④) less,
     the other questions of its page (kept as read: no reading fixes a misprint) less than clean ones, and the
-    questions of a page that needed another reading a little less: review sees them first."""
+    questions of a page that needed another reading (a full-width question between two columns) a little less:
+    review sees them first."""
     from curation.parse import parse
     from curation.parse.reading import FAULTY_OPTIONS, FAULTY_PAGE, REREAD
 
@@ -225,12 +226,42 @@ def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
     }
     doc = pymupdf.open()
     two_column_page(doc, [short(n) for n in range(1, 7)], [short(7), short(8)])
-    page = two_column_page(doc, [short(n) for n in range(9, 15)], [[(0, "15. 다른 하나는?"), (8, "① MD4"), (8, "③ SHA-1")]])
-    page.insert_text((460, 125), "② MD5", fontname=FONT, fontsize=SIZE)
-    page.insert_text((460, 140), "④ AES", fontname=FONT, fontsize=SIZE)
-    doc.save(tmp_path / "short.pdf")
-    readings = {item.number: item.provenance.reading for item in parse(tmp_path / "short.pdf")[0].items}
+    band_between_columns(doc.new_page(width=595, height=842))
+    doc.save(tmp_path / "band.pdf")
+    readings = {item.number: item.provenance.reading for item in parse(tmp_path / "band.pdf")[0].items}
     assert readings == {n: 1.0 if n <= 8 else REREAD for n in range(1, 16)}
+
+
+def band_between_columns(page: pymupdf.Page) -> None:
+    """Questions 9-15 on a two-column page: 9 and 10 in the left column beside 11 and 12, then 13 set across the
+    page in lines that all end short of the gutter, then 14 beside 15."""
+    for x, numbers in ((LEFT, (9, 10)), (310.0, (11, 12))):
+        y = 110.0
+        for number in numbers:
+            for indent, text in short(number):
+                set_line(page, x + indent, y, text)
+                y += 15
+            y += 12
+    y = 110.0 + 2 * (6 * 15 + 12) + 12
+    for indent, text in [(0, "13. 다음 중 옳은 것은?"), *((8, f"{'①②③④'[k]} {o}") for k, o in enumerate(OPTIONS[:4]))]:
+        set_line(page, LEFT + indent, y, text)
+        y += 15
+    for x, number in ((LEFT, 14), (310.0, 15)):
+        for k, (indent, text) in enumerate(short(number)):
+            set_line(page, x + indent, y + 24 + 15 * k, text)
+
+
+def test_a_full_width_question_in_lines_short_of_the_gutter_is_read_between_the_columns_above_and_below(tmp_path):
+    """A question set across a two-column page whose lines all end short of the gutter stands in the left column
+    beside a gap of the right one: read as the left column's, it comes before the right column's questions above
+    it. Read with the left column's lines beside a gap of the right column taller than three lines as full-width
+    rows, the page holds 9-15 in order, each with its own options."""
+    doc = pymupdf.open()
+    band_between_columns(doc.new_page(width=595, height=842))
+    doc.save(tmp_path / "band.pdf")
+    result = parse_paper(tmp_path / "band.pdf")
+    assert [item.number for item in result.items] == list(range(9, 16)) and not result.rejects
+    assert all(item.options == tuple(OPTIONS[:4]) for item in result.items)
 
 
 def set_line(page: pymupdf.Page, x: float, y: float, text: str) -> None:

@@ -160,7 +160,33 @@ WITH_EXTRAS = [
     # belongs to, the options' first line reaching 1.6 pt up into the figure's box (its ascent), was not grown over
     (House("paren", (595, 842), 2, 30, 36, 10.5, 1.3, 22, 8, False, 12, "circled", True, True, True, True, True,
            justified=True), 339),
+    # such an option table under a listing below a one-line stem (and justified): the listing's words outnumber the
+    # prose's, its monospaced spaces (0.6 em) taken for the word space that a cell's gap must pass
+    (House("dot", (595, 842), 1, 24, 55, 11, 1.3, 18, 0, False, 12, "circled", False, False, True, True, True, True,
+           justified=True), 534),
 ]
+
+# Drawn houses (``bench/typeset.py --random 40 --bands``) setting every tenth question, from the sixth, across both
+# columns where it falls, the columns above it balanced, where a question was off.
+WITH_BANDS = [
+    # a full-width question whose first line, its stem, ends short of the gutter: read as the left column's last
+    # line, before the right column, which went into its options (one-line stems, five options under a box)
+    (House("mun", (595, 842), 2, 18, 55, 10.5, 1.3, 12, 8, False, 9, "circled", True, bands=True), 128),
+    (House("mun", (728, 1031), 2, 18, 36, 9, 1.6, 18, 4, False, 9, "circled", True, True, bands=True), 169),
+    (House("paren", (728, 1031), 2, 18, 36, 11, 1.6, 22, 4, False, 9, "circled", bands=True), 506),
+    # options 가.-라., read as options only where the page is read in its columns: a page whose full-width rows cross
+    # its strip was read as one column, the paper's gutter unused (two of its four pages had it); a full-width
+    # question whose lines all end short of the gutter, beside the right column's gap, read before the right column
+    (House("paren", (728, 1031), 2, 30, 36, 11, 1.3, 18, 0, False, 6, "hangul", False, True, bands=True), 221),
+    (House("paren", (728, 1031), 2, 30, 45, 10.5, 1.6, 14, 0, False, 9, "hangul", False, True, bands=True), 85),
+]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("house, start", WITH_BANDS)
+def test_papers_with_questions_across_the_page_parse_back_as_typeset(house, start, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf")
 
 
 @pytest.mark.realdata

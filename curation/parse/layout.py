@@ -12,11 +12,9 @@ from typing import Sequence
 
 import numpy as np
 
+from curation.parse.full_width import crossing, lines_beside_gaps, merge, run_across
 from curation.readers.words import Line, Word
 
-_ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
-_DISPLAY = 1.5  # times the page's commonest type size: a title in display type
-_DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across the gutter are one line
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 
 
@@ -107,7 +105,7 @@ def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float
     right = [w for w in body if w.x0 >= gutter]
     if not _two_rows(right) or min(w.x0 for w in right) > middle_end:
         return False
-    across = _merge(_crossing(body, gutter) + _run_across(body, gutter))
+    across = merge(crossing(body, gutter) + run_across(body, gutter))
     own = [w for w in body if not any(a - 1 <= w.yc <= b + 1 for a, b in across)] if across else body
     left = sum(1 for w in own if w.x1 <= gutter)
     right = [w for w in own if w.x0 >= gutter]
@@ -117,11 +115,6 @@ def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float
 def _two_rows(words: Sequence[Word]) -> bool:
     """Whether the words stand in two rows or more: one of them starts below where another ends."""
     return bool(words) and max(w.y0 for w in words) >= min(w.y1 for w in words)
-
-
-def _crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
-    """The heights of the words that cross the gutter."""
-    return [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
 
 
 def _body(words: Sequence[Word], height: float) -> list[Word]:
@@ -183,10 +176,13 @@ def order_page(
     gutter: float | None = None,
     bands: bool = True,
     left: float = 0.0,
+    beside_gaps: bool = False,
 ) -> tuple[list[Line], int]:
     """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows
     that cross the gutter split the page into bands, unless ``bands`` is off (each word then goes to the
-    side its centre is on). A sheet holding two pages side by side is read as two pages, left one first."""
+    side its centre is on); the left column's lines that belong to a full-width row below them are full-width rows
+    too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``). A
+    sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands)
         right, more = order_page([w for w in words if w.xc >= middle], page, width, height, None, bands, middle)
@@ -196,8 +192,10 @@ def order_page(
     gutter = gutter if gutter is not None else find_gutter(words, width, height, left)
     if gutter is None:
         return one_column(words, page, width), 1
-    crossing = _crossing(words, gutter) + _run_across(words, gutter) if bands else []
-    spans = _merge(crossing)
+    spans = merge(crossing(words, gutter) + run_across(words, gutter)) if bands else []
+    if bands:
+        left_lines = group_lines([w for w in words if w.xc < gutter], page, 0.0, gutter, 0)
+        spans = merge(spans + lines_beside_gaps(words, left_lines, gutter, spans, beside_gaps))
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):
@@ -240,53 +238,45 @@ def order_pages(
     ordered = [
         order_page(words, index, width, height, given.get(index)) for index, (words, width, height) in enumerate(pages)
     ]
-    usual = _usual_gutter(ordered)
+    usual = _usual_gutters(ordered)
     for index, ((words, width, height), (_, columns)) in enumerate(zip(pages, ordered)):
-        if usual is not None and columns == 1 and index not in given and _leaves_free(words, usual, height):
-            ordered[index] = order_page(words, index, width, height, usual)
+        if columns == 1 and index not in given:
+            gutter = next((x for x in usual if _leaves_free(words, x, height)), None)
+            if gutter is not None:
+                ordered[index] = order_page(words, index, width, height, gutter)
     return ordered
 
 
-def _usual_gutter(ordered: Sequence[tuple[list[Line], int]]) -> float | None:
-    """The gutter (where left columns end) of a paper most of whose pages have two columns, shared within 2 pt
-    by most of those (a page's gutter moves left of a short right column's first words)."""
+def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
+    """The gutters (where left columns end) of a paper half of whose pages have two columns or more: the one most of
+    those share within 2 pt, else each of theirs, the nearest the median first (a page's gutter moves left of a
+    short right column's first words, and a page with full-width rows can leave a narrower strip)."""
     found = [next(line.col_x1 for line in lines if line.column == 0) for lines, columns in ordered
              if columns == 2 and any(line.column == 0 for line in lines)]
-    if 2 * len(found) <= len(ordered):
-        return None
+    if 2 * len(found) < len(ordered):
+        return []
     middle = float(np.median(found))
-    return middle if 2 * sum(abs(x - middle) <= 2 for x in found) > len(found) else None
+    if 2 * sum(abs(x - middle) <= 2 for x in found) > len(found):
+        return [middle]
+    return sorted(set(found), key=lambda x: abs(x - middle))
 
 
 def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
-    """Whether no body word crosses ``x`` and body words stand on both sides of it."""
+    """Whether body words stand on both sides of ``x`` and none crosses it outside the rows that run across it
+    (a full-width question or passage, set across the columns), which hold a third of the body words at most."""
     body = _body(words, height)
+    across = merge(crossing(body, x) + run_across(body, x))
+    if across:
+        inside = [w for w in body if any(a - 1 <= w.yc <= b + 1 for a, b in across)]
+        if 3 * len(inside) > len(body):
+            return False
+        held = {id(w) for w in inside}
+        body = [w for w in body if id(w) not in held]
     return (
         not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
         and any(w.x1 <= x for w in body)
         and any(w.x0 >= x for w in body)
     )
-
-
-def _run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
-    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em, ``_DISPLAY_ACROSS`` for
-    a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
-    of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
-    body = float(np.median([w.size for w in words])) if words else 0.0
-    rows: dict[int, list[Word]] = defaultdict(list)
-    for w in words:
-        if abs(w.xc - gutter) < 8 * w.size:
-            rows[round(w.yc / max(w.height, 1.0))].append(w)
-    found = []
-    for row in rows.values():
-        left = [w for w in row if w.x1 <= gutter + 1]
-        right = [w for w in row if w.x0 >= gutter - 1]
-        if left and right:
-            a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
-            across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else _ACROSS
-            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
-                found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
-    return found
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:
@@ -326,13 +316,3 @@ def spread_middle(words: Sequence[Word], width: float, height: float) -> float |
 def _longest_run(xs: np.ndarray) -> np.ndarray:
     """The longest run of consecutive values in ascending ``xs`` (not empty)."""
     return max(np.split(xs, np.flatnonzero(np.diff(xs) > 1) + 1), key=len)
-
-
-def _merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted(intervals):
-        if merged and a <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged

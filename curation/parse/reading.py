@@ -319,6 +319,10 @@ def _readings(words: list[Word], index: int, width: float, height: float, left: 
     for gutter in gutters(words, width, height, left):
         yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left)
         yield (
+            f"two columns at x={gutter:.0f}, full-width rows with the lines beside gaps of the right column",
+            *order_page(words, index, width, height, gutter, left=left, beside_gaps=True),
+        )
+        yield (
             f"two columns at x={gutter:.0f}, no full-width rows",
             *order_page(words, index, width, height, gutter, bands=False, left=left),
         )

@@ -3,6 +3,7 @@ set as a table's rows, or options set in a table's cells."""
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from curation.parse.blocks import Block, Marker
@@ -55,6 +56,8 @@ def _markers_apart(block: Block, run: Sequence[Marker]) -> bool:
 
 
 _ALIGNED = 2.0  # points
+_HANGUL = re.compile(r"[가-힣]")
+_FEW = 4  # word spaces between Hangul words: enough to take the prose's space from
 _WIDER_THAN_A_SPACE = 1.6  # a cell's gap against the block's usual word space (fonts set spaces from 0.25 to 0.6 em)
 
 
@@ -82,10 +85,13 @@ def _aligned(starts: list[list[float]]) -> bool:
 
 def _usual_space(block: Block) -> float:
     """The lower quartile of the gaps (in em) between two words of a line of the block, where there is one: its
-    prose's word space (a listing's spaces are a monospaced character wide, a justified line's stretched)."""
+    prose's word space (a justified line's are stretched), between Hangul words where it has a few (a listing's
+    spaces are a monospaced character wide, and it may hold more words than the prose)."""
     tokens = block.tokens
-    spaces = sorted(
-        (b.x0 - a.x1) / a.size for (a, la), (b, lb) in zip(tokens, tokens[1:])
+    pairs = [
+        (a, b) for (a, la), (b, lb) in zip(tokens, tokens[1:])
         if la == lb and b.x0 - a.x1 > 0.05 * a.size and circled_value(a.text) is None and circled_value(b.text) is None
-    )
+    ]
+    prose = [(a, b) for a, b in pairs if _HANGUL.search(a.text) and _HANGUL.search(b.text)]
+    spaces = sorted((b.x0 - a.x1) / a.size for a, b in (prose if len(prose) >= _FEW else pairs))
     return spaces[len(spaces) // 4] if spaces else 0.0

@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 import pymupdf
 
+from support.page_flow import flow
+
 CIRCLED = "①②③④⑤"
 HANGUL_LABELS = "가나다라마"
 # The HTML engine's fallback fonts set these blocks without a Unicode mapping: rows using them are left out (old
@@ -53,6 +55,7 @@ class House:
     tables: bool = False  # a ruled table under every eighth stem, from the sixth
     table_options: bool = False  # every ninth question's options, from the seventh, printed as a table's rows
     justified: bool = False  # paragraphs set flush to both edges, as most papers set them (word spaces stretched)
+    bands: bool = False  # two columns: every tenth question, from the sixth, set across the page where it falls
 
     def label(self, k: int) -> str:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
@@ -247,35 +250,27 @@ def typeset(
     """A paper of ``questions`` numbered from 1, set in ``house``, saved at ``path``; ``headings`` are subject
     headings set centred before the question of that number."""
     heading = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'
-    body = "".join(
-        (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(n, question, house)
-        for n, question in enumerate(as_set(questions, house), 1)
-    )
+    parts: list[tuple[str, bool]] = []
+    for n, question in enumerate(as_set(questions, house), 1):
+        across = house.bands and house.columns > 1 and n % 10 == 6
+        text = (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(
+            n, question, replace(house, columns=1) if across else house)
+        if parts and not across and not parts[-1][1]:
+            parts[-1] = (parts[-1][0] + text, False)
+        else:
+            parts.append((text, across))
     align = "; text-align:justify" if house.justified else ""
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0{align}}}"
     if house.figures:
         cv2.imwrite(str(path.parent / _FIGURE), _figure_pixels())
-    story = pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=pymupdf.Archive(str(path.parent)))
-    width, height = house.page
-    writer = pymupdf.DocumentWriter(str(path))
-    more, page = True, 0
-    while more:
-        device = writer.begin_page(pymupdf.Rect(0, 0, width, height))
-        top = house.margin + (120 if page == 0 else 60)
-        for column in range(house.columns):
-            x0 = house.margin + column * (house.column_width + house.gutter)
-            more, _ = story.place(pymupdf.Rect(x0, top, x0 + house.column_width, height - house.margin - 30))
-            story.draw(device)
-            if not more:
-                break
-        writer.end_page()
-        page += 1
-    writer.close()
+    archive = pymupdf.Archive(str(path.parent))
+    bands = flow(parts, lambda body: pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=archive),
+                 house.page, house.columns, house.column_width, house.gutter, house.margin, house.gap + 4, str(path))
     with pymupdf.open(path) as doc:
         # Counted before the running heads and page numbers go on: their digits would stand in for lost ones.
         printed = Counter(re.sub(r"\s+", "", "".join(page.get_text(flags=pymupdf.TEXT_MEDIABOX_CLIP) for page in doc)))
         for page in doc:
-            _furniture(page, house, title)
+            _furniture(page, house, title, bands.get(page.number, []))
         doc.saveIncr()
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
     # The numbers and labels too: a question number's digits would stand in for lost ones.
@@ -355,13 +350,18 @@ def _figure_pixels():
     return image
 
 
-def _furniture(page: pymupdf.Page, house: House, title: str) -> None:
+def _furniture(page: pymupdf.Page, house: House, title: str, bands: list[tuple[float, float]]) -> None:
+    """Running head and its rule, the gutter's rule (broken where a part runs across it), page number, and on the
+    first page the paper's name and the candidate box."""
     width, height, m = page.rect.width, page.rect.height, house.margin
     head = f"{title} ①형" if page.number % 2 == 0 else f"①형 {title}"
     page.insert_text((m, m + 30), head, fontname="korea", fontsize=11)
     page.draw_line((m, m + 40), (width - m, m + 40), width=0.8)
     if house.columns == 2:
-        page.draw_line((width / 2, m + 48), (width / 2, height - m - 30), width=0.5)
+        ends = [m + 48, *(y for y0, y1 in bands for y in (y0 - 4, y1 + 4)), height - m - 30]
+        for y0, y1 in zip(ends[::2], ends[1::2]):
+            if y1 > y0:
+                page.draw_line((width / 2, y0), (width / 2, y1), width=0.5)
     page.insert_text((width / 2 - 10, height - m), f"- {page.number + 1} -", fontname="korea", fontsize=9)
     if page.number == 0:
         name = "2025년도 제1회 필기시험"

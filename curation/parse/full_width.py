@@ -1,0 +1,96 @@
+"""Full-width rows of a two-column page: the rows that run across its gutter (a title, a full-width box, a
+question set across the page), as the heights they take (curation.parse.layout reads them as bands)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from curation.readers.words import Line, Word
+
+_ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
+_DISPLAY = 1.5  # times the page's commonest type size: a title in display type
+_DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across the gutter are one line
+
+
+def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """The heights of the words that cross the gutter."""
+    return [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
+
+
+def run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em, ``_DISPLAY_ACROSS`` for
+    a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
+    of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
+    body = float(np.median([w.size for w in words])) if words else 0.0
+    rows: list[list[Word]] = []  # the words near the gutter, by height (a row's words differ in box height)
+    for w in sorted((w for w in words if abs(w.xc - gutter) < 8 * w.size), key=lambda w: w.yc):
+        if rows and w.yc - rows[-1][-1].yc < 0.3 * w.height:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    found = []
+    for row in rows:
+        left = [w for w in row if w.x1 <= gutter + 1]
+        right = [w for w in row if w.x0 >= gutter - 1]
+        if left and right:
+            a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
+            across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else _ACROSS
+            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
+                found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
+    return found
+
+
+_TALL_GAP = 3.0  # lines: a gap of the right column this tall beside text of the left one is no space between items
+
+
+def lines_beside_gaps(
+    words: Sequence[Word], rows: Sequence[Line], gutter: float, spans: list[tuple[float, float]], everywhere: bool
+) -> list[tuple[float, float]]:
+    """The heights of the left column's lines (``rows``) that belong to a full-width row below them, though they cross no
+    gutter (a full-width question's short first line): those in a gap of the right column's text that ends on such
+    a row (or runs from the right column's end down to one), set close over it one over the next, and a question's
+    space under the line above them. With ``everywhere``, all the lines in such a gap but those that go on from the
+    left column's line above it, set close under it (a column balanced a line longer than its neighbour), and all in
+    a gap taller than three lines (a full-width question whose lines all end short of the gutter)."""
+    right = sorted((w for w in words if w.x0 >= gutter), key=lambda w: w.y0)
+    left = [w for w in words if w.xc < gutter]
+    if not right or not left or not (spans or everywhere):
+        return []
+    tall = _TALL_GAP * float(np.median([w.height for w in words]))
+    covered = merge([(w.y0, w.y1) for w in right])
+    found = []
+    for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
+        span = next((s0 for s0, _ in spans if a < s0 and s0 - 2 <= b), None)
+        if span is None and not (everywhere and tall < b - a < float("inf")):
+            continue
+        inside = [row for row in rows if a - 1 <= row.y0 and row.y1 <= b + 1]
+        above = next((row for row in reversed(rows) if row.y0 < a - 1), None)
+        k = len(inside)
+        if everywhere:
+            k = 0
+            while k < len(inside) and above is not None and _close(above, inside[k]):
+                above, k = inside[k], k + 1
+        elif span is not None:
+            while k > 0 and span - inside[k - 1].y1 <= 0.5 * (inside[k - 1].y1 - inside[k - 1].y0):
+                k, span = k - 1, inside[k - 1].y0
+            before = inside[k - 1] if k else above
+            k = k if k < len(inside) and (before is None or not _close(before, inside[k])) else len(inside)
+        found += [(row.y0, row.y1) for row in inside[k:]]
+    return found
+
+
+def _close(upper: Line, lower: Line) -> bool:
+    """Whether ``lower`` is set close under ``upper``, as the lines of one paragraph are."""
+    return lower.y0 - upper.y1 <= 0.5 * (lower.y1 - lower.y0)
+
+
+def merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted(intervals):
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
