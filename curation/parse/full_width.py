@@ -7,11 +7,13 @@ from typing import Sequence
 
 import numpy as np
 
+from curation.parse.segment import START
 from curation.readers.words import Line, Word
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _DISPLAY = 1.5  # times the page's commonest type size: a title in display type
 _DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across the gutter are one line
+JUSTIFIED_ACROSS = 1.2  # ems: a justified line's widest word spaces, still narrower than any gutter (1.6 em and up)
 
 
 def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
@@ -19,8 +21,8 @@ def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
     return [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
 
 
-def run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
-    """Rows whose words run across the gutter a word space apart (under ``_ACROSS`` em, ``_DISPLAY_ACROSS`` for
+def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> list[tuple[float, float]]:
+    """Rows whose words run across the gutter a word space apart (under ``space`` em, ``_DISPLAY_ACROSS`` for
     a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
     of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
     body = float(np.median([w.size for w in words])) if words else 0.0
@@ -36,7 +38,7 @@ def run_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]
         right = [w for w in row if w.x0 >= gutter - 1]
         if left and right:
             a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
-            across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else _ACROSS
+            across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else space
             if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
                 found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
     return found
@@ -52,8 +54,10 @@ def lines_beside_gaps(
     gutter (a full-width question's short first line): those in a gap of the right column's text that ends on such
     a row (or runs from the right column's end down to one), set close over it one over the next, and a question's
     space under the line above them. With ``everywhere``, all the lines in such a gap but those that go on from the
-    left column's line above it, set close under it (a column balanced a line longer than its neighbour), and all in
-    a gap taller than three lines (a full-width question whose lines all end short of the gutter)."""
+    left column's line above it, set close under it (a column balanced a line longer than its neighbour), from the
+    last that opens a question where one does (the left column's last question can open under the right column's
+    end and go on atop it), and all in a gap taller than three lines (a full-width question whose lines all end short
+    of the gutter)."""
     right = sorted((w for w in words if w.x0 >= gutter), key=lambda w: w.y0)
     left = [w for w in words if w.xc < gutter]
     if not right or not left or not (spans or everywhere):
@@ -65,13 +69,15 @@ def lines_beside_gaps(
         span = next((s0 for s0, _ in spans if a < s0 and s0 - 2 <= b), None)
         if span is None and not (everywhere and tall < b - a < float("inf")):
             continue
-        inside = [row for row in rows if a - 1 <= row.y0 and row.y1 <= b + 1]
-        above = next((row for row in reversed(rows) if row.y0 < a - 1), None)
+        inside = [row for row in rows if a <= row.yc <= b]  # line boxes of tight leading overlap
+        above = next((row for row in reversed(rows) if row.yc < a), None)
         k = len(inside)
         if everywhere:
             k = 0
             while k < len(inside) and above is not None and _close(above, inside[k]):
                 above, k = inside[k], k + 1
+            numbered = [j for j in range(k, len(inside)) if START.match(inside[j].text)] if span is not None else []
+            k = numbered[-1] if numbered else k  # the full-width question opens there: what stands above is the column's
         elif span is not None:
             while k > 0 and span - inside[k - 1].y1 <= 0.5 * (inside[k - 1].y1 - inside[k - 1].y0):
                 k, span = k - 1, inside[k - 1].y0

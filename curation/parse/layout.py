@@ -12,16 +12,24 @@ from typing import Sequence
 
 import numpy as np
 
-from curation.parse.full_width import crossing, lines_beside_gaps, merge, run_across
+from curation.parse.full_width import JUSTIFIED_ACROSS, crossing, lines_beside_gaps, merge, run_across
 from curation.readers.words import Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
+_FEW_BANDS = 3  # full-width stretches a two-column page holds: a title, a question set across the page
+_FILLED = 0.7  # of a column's width: a wrapped paragraph's line fills more
+_CENTRED = 0.04  # of the text's width: how far from its middle a gutter under full-width rows may stand
 
 
 def find_gutter(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> float | None:
-    """x of the gutter between two columns (the widest free strip), or None for a one-column page. The page
-    runs from ``left`` to ``width`` (half a spread's sheet)."""
+    """x of the gutter between two columns (the widest free strip, else the least-covered x, in the text's middle,
+    where only full-width rows cross it: ``_leaves_free``), or None for a one-column page. The page runs from ``left`` to ``width`` (half
+    a spread's sheet)."""
     body, strips = _free_strips(words, width, height, left=left)
+    if not strips and len(body) >= 20 and _centred(body, x := _least_covered(body, width, left)) and _leaves_free(
+        words, x, height, True
+    ):
+        strips = [x]  # full-width rows (a question set across the page) cross the strip
     if not strips or not _two_sided(body, strips[0]):
         return None
     gutter = _before_short_column(body, strips[0])
@@ -65,12 +73,26 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
     cover = _coverage(body, width)[lo:hi]
     empty = np.flatnonzero(cover == 0)
     runs = [run for run in np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1) if len(run) >= 3]
-    longest = _longest_run(np.flatnonzero(cover == cover.min()))  # the middle of the least-covered x
-    for run in [*sorted(runs, key=len, reverse=True), longest]:
-        x = float(lo + (run[0] + run[-1]) / 2)
+    for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(runs, key=len, reverse=True)),
+              _least_covered(body, width, left)]:
         if all(abs(x - s) > 4 for s in strips):
             strips.append(x)
     return strips
+
+
+def _centred(body: Sequence[Word], x: float) -> bool:
+    """Whether ``x`` stands in the middle of the text (within 4% of its width), as a gutter between two columns of
+    one width does."""
+    x0, x1 = min(w.x0 for w in body), max(w.x1 for w in body)
+    return abs(x - (x0 + x1) / 2) <= _CENTRED * (x1 - x0)
+
+
+def _least_covered(body: Sequence[Word], width: float, left: float) -> float:
+    """The middle of the widest run of the least-covered x near the page's middle."""
+    lo, hi = _middle(left, width)
+    cover = _coverage(body, width)[lo:hi]
+    run = _longest_run(np.flatnonzero(cover == cover.min()))
+    return float(lo + (run[0] + run[-1]) / 2)
 
 
 def _middle(left: float, right: float) -> tuple[int, int]:
@@ -261,22 +283,42 @@ def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
     return sorted(set(found), key=lambda x: abs(x - middle))
 
 
-def _leaves_free(words: Sequence[Word], x: float, height: float) -> bool:
+def _leaves_free(words: Sequence[Word], x: float, height: float, own_column: bool = False) -> bool:
     """Whether body words stand on both sides of ``x`` and none crosses it outside the rows that run across it
-    (a full-width question or passage, set across the columns), which hold a third of the body words at most."""
+    (a full-width question or passage, set across the columns), which hold half the body words at most, in three
+    stretches at most (rows two lines apart or less are one). With ``own_column`` a row runs across it where its
+    words stand a justified line's space apart, and the words right of it outside such rows are a column of their
+    own (``_filled_column``)."""
     body = _body(words, height)
-    across = merge(crossing(body, x) + run_across(body, x))
+    rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
+    across = merge(crossing(body, x) + rows)
     if across:
+        line = float(np.median([w.height for w in body]))
+        if len(merge([(a, b + 2 * line) for a, b in across])) > _FEW_BANDS:
+            return False  # a one-column page's stems, each over options or a short last line
         inside = [w for w in body if any(a - 1 <= w.yc <= b + 1 for a, b in across)]
-        if 3 * len(inside) > len(body):
+        if 2 * len(inside) > len(body):
             return False
         held = {id(w) for w in inside}
         body = [w for w in body if id(w) not in held]
+        if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
+            return False
     return (
         not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
         and any(w.x1 <= x for w in body)
         and any(w.x0 >= x for w in body)
     )
+
+
+def _filled_column(words: Sequence[Word], x: float) -> bool:
+    """Whether ``words`` (right of ``x``) stand in three lines or more that fill most of the width from ``x`` to the
+    rightmost of them, as a column's wrapped paragraphs do (a one-column page's options set two to a row, under
+    stems too short to cross ``x``, fill no such width)."""
+    if not words:
+        return False
+    edge = max(w.x1 for w in words)
+    lines = group_lines(words, 0, x, edge, 1)
+    return sum(1 for line in lines if line.x1 - line.x0 >= _FILLED * (edge - x)) >= 3
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:
