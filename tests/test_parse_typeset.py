@@ -179,6 +179,16 @@ WITH_BANDS = [
     # question whose lines all end short of the gutter, beside the right column's gap, read before the right column
     (House("paren", (728, 1031), 2, 30, 36, 11, 1.3, 18, 0, False, 6, "hangul", False, True, bands=True), 221),
     (House("paren", (728, 1031), 2, 30, 45, 10.5, 1.6, 14, 0, False, 9, "hangul", False, True, bands=True), 85),
+    # a full-width question in short lines at a page's foot, under a right column ending in a figure: read in the
+    # left column, before the right column's part of the question above it; and one between the columns, beside
+    # the right column's figure, whose left lines were taken for full-width rows as well (``--extras``)
+    (House("dot", (728, 1031), 2, 24, 45, 10.5, 1.6, 14, 4, False, 6, "circled", False, True, True, True, True,
+           bands=True), 526),
+    # a full-width question whose options are a table's rows (``--table-options``): the cells' second lines, short
+    # of the gutter, read as the left column's between the table's full-width rows, split its region in pieces
+    # none of which held the table
+    (House("dot", (595, 842), 2, 30, 55, 11, 1.45, 18, 4, True, 9, "circled", False, False, True, True, True, True,
+           bands=True), 401),
 ]
 
 

@@ -50,14 +50,11 @@ _TALL_GAP = 3.0  # lines: a gap of the right column this tall beside text of the
 def lines_beside_gaps(
     words: Sequence[Word], rows: Sequence[Line], gutter: float, spans: list[tuple[float, float]], everywhere: bool
 ) -> list[tuple[float, float]]:
-    """The heights of the left column's lines (``rows``) that belong to a full-width row below them, though they cross no
-    gutter (a full-width question's short first line): those in a gap of the right column's text that ends on such
-    a row (or runs from the right column's end down to one), set close over it one over the next, and a question's
-    space under the line above them. With ``everywhere``, all the lines in such a gap but those that go on from the
-    left column's line above it, set close under it (a column balanced a line longer than its neighbour), from the
-    last that opens a question where one does (the left column's last question can open under the right column's
-    end and go on atop it), and all in a gap taller than three lines (a full-width question whose lines all end short
-    of the gutter)."""
+    """The heights of the left column's lines (``rows``) that belong to a full-width question, though they cross no
+    gutter, by the gaps of the right column's text beside them: in a gap that ends on a full-width row (or runs
+    from the right column's end down to one), the lines set close over that row one over the next, a question's
+    space under the line above them (its stem ending short of the gutter). With ``everywhere`` (another reading of
+    a page that breaks the invariants) ``_wider_reading``'s instead."""
     right = sorted((w for w in words if w.x0 >= gutter), key=lambda w: w.y0)
     left = [w for w in words if w.xc < gutter]
     if not right or not left or not (spans or everywhere):
@@ -67,24 +64,52 @@ def lines_beside_gaps(
     found = []
     for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
         span = next((s0 for s0, _ in spans if a < s0 and s0 - 2 <= b), None)
-        if span is None and not (everywhere and tall < b - a < float("inf")):
+        if span is None and not (everywhere and tall < b - a):
             continue
         inside = [row for row in rows if a <= row.yc <= b]  # line boxes of tight leading overlap
         above = next((row for row in reversed(rows) if row.yc < a), None)
-        k = len(inside)
-        if everywhere:
-            k = 0
-            while k < len(inside) and above is not None and _close(above, inside[k]):
-                above, k = inside[k], k + 1
-            numbered = [j for j in range(k, len(inside)) if START.match(inside[j].text)] if span is not None else []
-            k = numbered[-1] if numbered else k  # the full-width question opens there: what stands above is the column's
-        elif span is not None:
-            while k > 0 and span - inside[k - 1].y1 <= 0.5 * (inside[k - 1].y1 - inside[k - 1].y0):
-                k, span = k - 1, inside[k - 1].y0
-            before = inside[k - 1] if k else above
-            k = k if k < len(inside) and (before is None or not _close(before, inside[k])) else len(inside)
-        found += [(row.y0, row.y1) for row in inside[k:]]
+        if everywhere:  # the left column's right edge: the furthest its lines outside the gap reach
+            edge = max((w.x1 for w in left if not a <= w.yc <= b), default=gutter)
+            taken = _wider_reading(inside, above, span, b, edge)
+        else:
+            taken = _over_a_row(inside, above, span)
+        found += [(row.y0, row.y1) for row in taken]
     return found
+
+
+def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> list[Line]:
+    """The last of ``inside`` set close over the full-width row at ``span``, one over the next, where the first of
+    them stands a question's space under the line before it (``above``, or the last left out)."""
+    if span is None:
+        return []
+    k = len(inside)
+    while k > 0 and span - inside[k - 1].y1 <= 0.5 * (inside[k - 1].y1 - inside[k - 1].y0):
+        k, span = k - 1, inside[k - 1].y0
+    before = inside[k - 1] if k else above
+    return inside[k:] if k < len(inside) and (before is None or not _close(before, inside[k])) else []
+
+
+def _wider_reading(inside: list[Line], above: Line | None, span: float | None, end: float, edge: float) -> list[Line]:
+    """The lines of ``inside`` but those that go on from the line above, set close under it (a column balanced a
+    line longer than its neighbour): in a gap that ends on a full-width row, from the last that opens a question
+    (the left column's last question can open under the right column's end and go on atop it); in a gap taller than
+    three lines (a full-width question whose lines all end short of the gutter), all; under the right column's end
+    (``end`` infinite), from the one that opens a question where one alone does (such a question at the page's
+    foot; a last page's left column going on under a short right column holds several). Outside a gap
+    that ends on a full-width row, the lines are taken where one stands past the left column's ``edge``, or fewer
+    than two reach to within an em of it (the wrapped lines beside a figure of the right column do)."""
+    k = 0
+    while k < len(inside) and above is not None and _close(above, inside[k]):
+        above, k = inside[k], k + 1
+    numbered = [j for j in range(k, len(inside)) if START.match(inside[j].text)]
+    if span is not None:
+        return inside[numbered[-1] if numbered else k :]
+    if end == float("inf"):  # one question, or the left column going on under a short right column
+        k = numbered[0] if len(numbered) == 1 else len(inside)
+    taken = inside[k:]
+    if any(row.x1 > edge + 1 for row in taken):
+        return taken  # past the left column's edge: no line of the column
+    return [] if sum(row.x1 >= edge - row.size for row in taken) >= 2 else taken
 
 
 def _close(upper: Line, lower: Line) -> bool:

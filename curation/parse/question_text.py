@@ -108,17 +108,38 @@ def _side_by_side(regions: Sequence[Region]) -> bool:
 def _joined_where_ruled_across(regions: Sequence[Region], rules: PageRules) -> list[Region]:
     """The regions, each two in a row that stand side by side on one page with a drawn rule running across from one
     into the other joined into one box: a band of a table's rows read in two columns (its last column's lines
-    stand apart past a rule), where the table is found whole. A question going on at the top of the next column
-    has no rule across the gutter."""
+    stand apart past a rule), where the table is found whole; and each two in a row set one under the other, one
+    as wide as the other or wider (a full-width table's rows that cross the gutter and its cells' lines that do
+    not, read as full-width rows and the left column's). A question going on at the top of the next column has no
+    rule across the gutter."""
     joined: list[Region] = []
-    for page, box in regions:
-        if joined and joined[-1][0] == page and _ruled_across(rules(page), joined[-1][1], box):
+    for k, (page, box) in enumerate(regions):
+        if joined and joined[-1][0] == page and (
+            _stacked(joined[-1][1], box, regions[k + 1][1] if k + 1 < len(regions) and regions[k + 1][0] == page else None)
+            or _ruled_across(rules(page), joined[-1][1], box)
+        ):
             first = joined[-1][1]
             joined[-1] = (page, (min(first[0], box[0]), min(first[1], box[1]), max(first[2], box[2]),
                                  max(first[3], box[3])))
         else:
             joined.append((page, box))
     return joined
+
+
+def _stacked(upper: Box, lower: Box, after: Box | None) -> bool:
+    """Whether ``lower`` stands right under ``upper`` (a line's leading apart at most), within its x-range or past
+    it on both sides, and is not the narrower of the two unless the region ``after`` it (on its page) stands as wide
+    right under it (a table's short cell lines between its full-width rows; a stem over a band of two columns is no
+    table's)."""
+    def under(top: Box, bottom: Box) -> bool:
+        return -_CELL_PADDING <= bottom[1] - top[3] <= 2 * _CELL_PADDING
+
+    def within(inner: Box, outer: Box) -> bool:
+        return outer[0] - _CELL_PADDING <= inner[0] and inner[2] <= outer[2] + _CELL_PADDING
+
+    if not under(upper, lower) or not (within(lower, upper) or within(upper, lower)):
+        return False
+    return within(upper, lower) or (after is not None and under(lower, after) and within(upper, after))
 
 
 def _ruled_across(rules: Rules, left: Box, right: Box) -> bool:
