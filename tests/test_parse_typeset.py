@@ -189,6 +189,12 @@ WITH_BANDS = [
     # none of which held the table
     (House("dot", (595, 842), 2, 30, 55, 11, 1.45, 18, 4, True, 9, "circled", False, False, True, True, True, True,
            bands=True), 401),
+    # beside a figure of the right column: a full-width question in short lines, the left column's next question
+    # beside the figure that opens the right column under it; and the options of the left column's question
+    (House("paren", (595, 842), 2, 18, 45, 9.5, 1.3, 12, 12, False, 6, "circled", True, False, True, True, True,
+           bands=True), 69),
+    (House("paren", (728, 1031), 2, 30, 36, 10.5, 1.6, 18, 0, True, 12, "circled", False, False, True, True, True,
+           bands=True), 232),
 ]
 
 

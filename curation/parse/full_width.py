@@ -93,7 +93,9 @@ def _wider_reading(inside: list[Line], above: Line | None, span: float | None, e
     """The lines of ``inside`` but those that go on from the line above, set close under it (a column balanced a
     line longer than its neighbour): in a gap that ends on a full-width row, from the last that opens a question
     (the left column's last question can open under the right column's end and go on atop it); in a gap taller than
-    three lines (a full-width question whose lines all end short of the gutter), all; under the right column's end
+    three lines (a full-width question whose lines all end short of the gutter), up to the second question number
+    (the left column's next question can stand beside a figure opening the right column), where the first opens a
+    question or a passage (※); under the right column's end
     (``end`` infinite), from the one that opens a question where one alone does (such a question at the page's
     foot; a last page's left column going on under a short right column holds several). Outside a gap
     that ends on a full-width row, the lines are taken where one stands past the left column's ``edge``, or fewer
@@ -106,7 +108,9 @@ def _wider_reading(inside: list[Line], above: Line | None, span: float | None, e
         return inside[numbered[-1] if numbered else k :]
     if end == float("inf"):  # one question, or the left column going on under a short right column
         k = numbered[0] if len(numbered) == 1 else len(inside)
-    taken = inside[k:]
+    taken = inside[k : numbered[1] if len(numbered) > 1 else len(inside)]  # one question, the column's after it
+    if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
+        return []  # a question's options beside a figure of the right column: no question opens there
     if any(row.x1 > edge + 1 for row in taken):
         return taken  # past the left column's edge: no line of the column
     return [] if sum(row.x1 >= edge - row.size for row in taken) >= 2 else taken
