@@ -90,16 +90,17 @@ def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> l
 
 
 def _wider_reading(inside: list[Line], above: Line | None, span: float | None, end: float, edge: float) -> list[Line]:
-    """The lines of ``inside`` but those that go on from the line above, set close under it (a column balanced a
-    line longer than its neighbour): in a gap that ends on a full-width row, from the last that opens a question
-    (the left column's last question can open under the right column's end and go on atop it); in a gap taller than
-    three lines (a full-width question whose lines all end short of the gutter), up to the second question number
-    (the left column's next question can stand beside a figure opening the right column), where the first opens a
-    question or a passage (※); under the right column's end
-    (``end`` infinite), from the one that opens a question where one alone does (such a question at the page's
-    foot; a last page's left column going on under a short right column holds several). Outside a gap
-    that ends on a full-width row, the lines are taken where one stands past the left column's ``edge``, or fewer
-    than two reach to within an em of it (the wrapped lines beside a figure of the right column do)."""
+    """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
+    above, set close under it (a column balanced a line longer than its neighbour):
+    - in a gap that ends on a full-width row (``span``), from the last that opens a question (the left column's last
+      question can open under the right column's end and go on atop it);
+    - in a gap taller than three lines, one question in short lines: from a line that opens a question or a passage
+      (※) up to the next question number (the left column's next question can stand beside a figure that opens the
+      right column; a question's options beside a figure open none);
+    - under the right column's end (``end`` infinite), the one question that opens there (a last page's left column
+      going on under a short right column opens several).
+    Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
+    ``edge``, or fewer than two reach to within an em of it (the wrapped lines beside a figure do)."""
     k = 0
     while k < len(inside) and above is not None and _close(above, inside[k]):
         above, k = inside[k], k + 1
@@ -108,11 +109,11 @@ def _wider_reading(inside: list[Line], above: Line | None, span: float | None, e
         return inside[numbered[-1] if numbered else k :]
     if end == float("inf"):  # one question, or the left column going on under a short right column
         k = numbered[0] if len(numbered) == 1 else len(inside)
-    taken = inside[k : numbered[1] if len(numbered) > 1 else len(inside)]  # one question, the column's after it
+    taken = inside[k : numbered[1] if len(numbered) > 1 else len(inside)]
     if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
-        return []  # a question's options beside a figure of the right column: no question opens there
+        return []
     if any(row.x1 > edge + 1 for row in taken):
-        return taken  # past the left column's edge: no line of the column
+        return taken
     return [] if sum(row.x1 >= edge - row.size for row in taken) >= 2 else taken
 
 
@@ -122,6 +123,7 @@ def _close(upper: Line, lower: Line) -> bool:
 
 
 def merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of ``intervals`` (heights), those a point apart or less joined, top to bottom."""
     merged: list[tuple[float, float]] = []
     for a, b in sorted(intervals):
         if merged and a <= merged[-1][1] + 1:
