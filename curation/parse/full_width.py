@@ -68,9 +68,10 @@ def lines_beside_gaps(
             continue
         inside = [row for row in rows if a <= row.yc <= b]  # line boxes of tight leading overlap
         above = next((row for row in reversed(rows) if row.yc < a), None)
-        if everywhere:  # the left column's right edge: the furthest its lines outside the gap reach
-            edge = max((w.x1 for w in left if not a <= w.yc <= b), default=gutter)
-            taken = _wider_reading(inside, above, span, b, edge)
+        if everywhere:  # the left column's right edge: where its lines outside the gap and full-width rows end
+            ends = [row.x1 for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
+            edge = (float(np.percentile(ends, 90)), max(ends)) if ends else (gutter, gutter)
+            taken = _wider_reading(inside, above, span, (a, b), edge, tall)
         else:
             taken = _over_a_row(inside, above, span)
         found += [(row.y0, row.y1) for row in taken]
@@ -89,7 +90,14 @@ def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> l
     return inside[k:] if k < len(inside) and (before is None or not _close(before, inside[k])) else []
 
 
-def _wider_reading(inside: list[Line], above: Line | None, span: float | None, end: float, edge: float) -> list[Line]:
+def _wider_reading(
+    inside: list[Line],
+    above: Line | None,
+    span: float | None,
+    gap: tuple[float, float],
+    edge: tuple[float, float],
+    tall: float,
+) -> list[Line]:
     """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
     above, set close under it (a column balanced a line longer than its neighbour):
     - in a gap that ends on a full-width row (``span``), from the last that opens a question (the left column's last
@@ -97,24 +105,26 @@ def _wider_reading(inside: list[Line], above: Line | None, span: float | None, e
     - in a gap taller than three lines, one question in short lines: from a line that opens a question or a passage
       (※) up to the next question number (the left column's next question can stand beside a figure that opens the
       right column; a question's options beside a figure open none);
-    - under the right column's end (``end`` infinite), the one question that opens there (a last page's left column
-      going on under a short right column opens several).
+    - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
+      ``tall`` or less under it and a line at most under the left column's text above (a last page's left column
+      going on under a short right column holds more, or opens several, or opens further down).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
-    ``edge``, or fewer than two reach to within an em of it (the wrapped lines beside a figure do)."""
+    ``edge`` (where its lines end: their tenth highest percentile, their furthest), or fewer than two reach to
+    within an em and a half of it (the wrapped lines beside a figure do)."""
     k = 0
     while k < len(inside) and above is not None and _close(above, inside[k]):
         above, k = inside[k], k + 1
     numbered = [j for j in range(k, len(inside)) if START.match(inside[j].text)]
     if span is not None:
         return inside[numbered[-1] if numbered else k :]
-    if end == float("inf"):  # one question, or the left column going on under a short right column
-        k = numbered[0] if len(numbered) == 1 else len(inside)
+    if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
+        k = k if len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall else len(inside)
     taken = inside[k : numbered[1] if len(numbered) > 1 else len(inside)]
     if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
         return []
-    if any(row.x1 > edge + 1 for row in taken):
+    if any(row.x1 > edge[1] + 1 for row in taken):
         return taken
-    return [] if sum(row.x1 >= edge - row.size for row in taken) >= 2 else taken
+    return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
 
 
 def _close(upper: Line, lower: Line) -> bool:

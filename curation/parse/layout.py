@@ -206,8 +206,10 @@ def order_page(
     too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``). A
     sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
-        lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands)
-        right, more = order_page([w for w in words if w.xc >= middle], page, width, height, None, bands, middle)
+        lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
+                                    beside_gaps=beside_gaps)
+        right, more = order_page([w for w in words if w.xc >= middle], page, width, height, None, bands, middle,
+                                 beside_gaps)
         for line in right:  # its own columns: -1, 0, 1 on the left page, 2, 3, 4 on the right
             line.column += 3
         return lines + right, columns + more
@@ -216,8 +218,10 @@ def order_page(
         return one_column(words, page, width), 1
     spans = merge(crossing(words, gutter) + run_across(words, gutter)) if bands else []
     if bands:
-        left_lines = group_lines([w for w in words if w.xc < gutter], page, 0.0, gutter, 0)
-        spans = merge(spans + lines_beside_gaps(words, left_lines, gutter, spans, beside_gaps))
+        body = _body(words, height)  # running heads and page numbers are no full-width rows nor a column's text
+        left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
+        inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
+        spans = merge(spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps))
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):
