@@ -4,7 +4,8 @@ word processor does): mirrored running heads over odd and even pages, a page num
 candidate box on the first page, numbering "1.", "문 1." or "1)", options labelled ①-④ or 가.-라., one to a
 line with a hanging indent, or several to a row where they fit; and licensure papers' five options, with ruled
 boxes under the stems: a "<보 기>" of statements ㄱ.-ㄹ. (the options then name pairs of them) and a statute's
-paragraphs marked ① ② ③ (tests/test_parse_typeset.py, bench/typeset.py)."""
+paragraphs marked ① ② ③; and questions set across a two-column page where they fall (tests/support/page_flow.py;
+tests/test_parse_typeset.py, bench/typeset.py)."""
 
 from __future__ import annotations
 
