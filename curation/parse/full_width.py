@@ -56,8 +56,7 @@ def lines_beside_gaps(
     space under the line above them (its stem ending short of the gutter). With ``everywhere`` (another reading of
     a page that breaks the invariants) ``_wider_reading``'s instead."""
     right = sorted((w for w in words if w.x0 >= gutter), key=lambda w: w.y0)
-    left = [w for w in words if w.xc < gutter]
-    if not right or not left or not (spans or everywhere):
+    if not right or not rows or not (spans or everywhere):
         return []
     tall = _TALL_GAP * float(np.median([w.height for w in words]))
     covered = merge([(w.y0, w.y1) for w in right])
@@ -130,6 +129,11 @@ def _wider_reading(
 def _close(upper: Line, lower: Line) -> bool:
     """Whether ``lower`` is set close under ``upper``, as the lines of one paragraph are."""
     return lower.y0 - upper.y1 <= 0.5 * (lower.y1 - lower.y0)
+
+
+def outside(words: Sequence[Word], spans: list[tuple[float, float]]) -> list[Word]:
+    """The words that stand in none of the full-width rows at ``spans``."""
+    return [w for w in words if not any(a - 1 <= w.yc <= b + 1 for a, b in spans)]
 
 
 def merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from curation.parse.full_width import JUSTIFIED_ACROSS, crossing, lines_beside_gaps, merge, run_across
+from curation.parse.full_width import JUSTIFIED_ACROSS, crossing, lines_beside_gaps, merge, outside, run_across
 from curation.readers.words import Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -23,13 +23,14 @@ _CENTRED = 0.04  # of the text's width: how far from its middle a gutter under f
 
 def find_gutter(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> float | None:
     """x of the gutter between two columns (the widest free strip, else the least-covered x, in the text's middle,
-    where only full-width rows cross it: ``_leaves_free``), or None for a one-column page. The page runs from ``left`` to ``width`` (half
-    a spread's sheet)."""
+    where only full-width rows cross it: ``_leaves_free``), or None for a one-column page. The page runs from
+    ``left`` to ``width`` (half a spread's sheet)."""
     body, strips = _free_strips(words, width, height, left=left)
-    if not strips and len(body) >= 20 and _centred(body, x := _least_covered(body, width, left)) and _leaves_free(
-        words, x, height, True
-    ):
-        strips = [x]  # full-width rows (a question set across the page) cross the strip
+    if not strips and len(body) >= 20:
+        lo, hi = _middle(left, width)
+        x = _least_covered(_coverage(body, width)[lo:hi], lo)
+        if _centred(body, x) and _leaves_free(words, x, height, True):
+            strips = [x]  # full-width rows (a question set across the page) cross the strip
     if not strips or not _two_sided(body, strips[0]):
         return None
     gutter = _before_short_column(body, strips[0])
@@ -74,7 +75,7 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
     empty = np.flatnonzero(cover == 0)
     runs = [run for run in np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1) if len(run) >= 3]
     for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(runs, key=len, reverse=True)),
-              _least_covered(body, width, left)]:
+              _least_covered(cover, lo)]:
         if all(abs(x - s) > 4 for s in strips):
             strips.append(x)
     return strips
@@ -87,10 +88,8 @@ def _centred(body: Sequence[Word], x: float) -> bool:
     return abs(x - (x0 + x1) / 2) <= _CENTRED * (x1 - x0)
 
 
-def _least_covered(body: Sequence[Word], width: float, left: float) -> float:
-    """The middle of the widest run of the least-covered x near the page's middle."""
-    lo, hi = _middle(left, width)
-    cover = _coverage(body, width)[lo:hi]
+def _least_covered(cover: np.ndarray, lo: int) -> float:
+    """The middle of the widest run of the least-covered x in ``cover`` (the coverage from x = ``lo`` on)."""
     run = _longest_run(np.flatnonzero(cover == cover.min()))
     return float(lo + (run[0] + run[-1]) / 2)
 
@@ -128,7 +127,7 @@ def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float
     if not _two_rows(right) or min(w.x0 for w in right) > middle_end:
         return False
     across = merge(crossing(body, gutter) + run_across(body, gutter))
-    own = [w for w in body if not any(a - 1 <= w.yc <= b + 1 for a, b in across)] if across else body
+    own = outside(body, across)
     left = sum(1 for w in own if w.x1 <= gutter)
     right = [w for w in own if w.x0 >= gutter]
     return min(left, len(right)) >= 0.02 * len(body) and _two_rows(right)
@@ -217,10 +216,10 @@ def order_page(
     if gutter is None:
         return one_column(words, page, width), 1
     spans = merge(crossing(words, gutter) + run_across(words, gutter)) if bands else []
-    if bands:
-        body = _body(words, height)  # running heads and page numbers are no full-width rows nor a column's text
+    body = _body(words, height) if bands and (spans or beside_gaps) else []  # no running head or page number
+    inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
+    if body and (inner or beside_gaps):
         left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
-        inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
         spans = merge(spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps))
 
     def span_of(w: Word) -> int | None:
@@ -300,11 +299,10 @@ def _leaves_free(words: Sequence[Word], x: float, height: float, own_column: boo
         line = float(np.median([w.height for w in body]))
         if len(merge([(a, b + 2 * line) for a, b in across])) > _FEW_BANDS:
             return False  # a one-column page's stems, each over options or a short last line
-        inside = [w for w in body if any(a - 1 <= w.yc <= b + 1 for a, b in across)]
-        if 2 * len(inside) > len(body):
+        own = outside(body, across)
+        if 2 * (len(body) - len(own)) > len(body):
             return False
-        held = {id(w) for w in inside}
-        body = [w for w in body if id(w) not in held]
+        body = own
         if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
             return False
     return (

@@ -114,9 +114,9 @@ def _joined_where_ruled_across(regions: Sequence[Region], rules: PageRules) -> l
     rule across the gutter."""
     joined: list[Region] = []
     for k, (page, box) in enumerate(regions):
+        after = regions[k + 1][1] if k + 1 < len(regions) and regions[k + 1][0] == page else None
         if joined and joined[-1][0] == page and (
-            _stacked(joined[-1][1], box, regions[k + 1][1] if k + 1 < len(regions) and regions[k + 1][0] == page else None)
-            or _ruled_across(rules(page), joined[-1][1], box)
+            _stacked(joined[-1][1], box, after) or _ruled_across(rules(page), joined[-1][1], box)
         ):
             first = joined[-1][1]
             joined[-1] = (page, (min(first[0], box[0]), min(first[1], box[1]), max(first[2], box[2]),

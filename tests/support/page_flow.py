@@ -98,31 +98,30 @@ def _balanced(stories, html, rects, at, column, columns) -> tuple[list[tuple[int
             hi = mid
         else:
             lo = mid
+    def cut(height: float) -> list[tuple[int, pymupdf.Rect]]:
+        return [*before, *((at, column(k, y0, height)) for k in range(columns))]
+
     whole = _characters(stories, html, rects)
-    while hi < y1 and _characters(stories, html, [*before, *((at, column(k, y0, hi)) for k in range(columns))]) < whole:
+    while hi < y1 and _characters(stories, html, cut(hi)) < whole:
         hi += 2
-    return [*before, *((at, column(k, y0, hi)) for k in range(columns))], hi + 8
+    return cut(hi), hi + 8
 
 
 def _characters(stories, html, rects: list[tuple[int, pymupdf.Rect]]) -> int:
-    """How many characters ``rects`` show of the story of ``html``, drawn in turn."""
-    story, scratch = stories(html), io.BytesIO()
-    writer = pymupdf.DocumentWriter(scratch)
-    for index in sorted({page_index for page_index, _ in rects}):
-        device = writer.begin_page(pymupdf.Rect(0, 0, 2000, 2000))
-        for page_index, rect in rects:
-            if page_index == index:
-                story.place(rect)
-                story.draw(device)
-        writer.end_page()
-    writer.close()
+    """How many characters ``rects`` show of the story of ``html``, drawn in turn (on sheets too large to clip)."""
+    scratch = io.BytesIO()
+    _write([stories(html)], [(0, page_index, rect) for page_index, rect in rects], (2000, 2000), scratch)
     with pymupdf.open("pdf", scratch.getvalue()) as doc:
         return sum(len("".join(page.get_text().split())) for page in doc)
 
 
 def _draw(parts, stories, placements: list[Placement], page: tuple[float, float], path: str) -> None:
-    made = [stories(html) for html, _ in parts]
-    writer = pymupdf.DocumentWriter(path)
+    _write([stories(html) for html, _ in parts], placements, page, path)
+
+
+def _write(made: list[pymupdf.Story], placements: list[Placement], page: tuple[float, float], target) -> None:
+    """The stories ``made`` drawn page by page into their placements, at ``target`` (a path or a file)."""
+    writer = pymupdf.DocumentWriter(target)
     for index in range(max(at for _, at, _ in placements) + 1):
         device = writer.begin_page(pymupdf.Rect(0, 0, *page))
         for part, at, rect in placements:
