@@ -195,6 +195,16 @@ WITH_BANDS = [
            bands=True), 69),
     (House("paren", (728, 1031), 2, 30, 36, 10.5, 1.6, 18, 0, True, 12, "circled", False, False, True, True, True,
            bands=True), 232),
+    # options 가.-라. cut short where the page is first read: a question's 가. read before a full-width question
+    # in short lines, its 나.-라. after it, at the right column's top; a question's 가. at the left column's foot
+    # read before the 가.-라. of the question above the full-width one, set beside it at the right column's top
+    (House("mun", (595, 842), 2, 24, 45, 9.5, 1.45, 18, 0, True, 12, "hangul", bands=True), 533),
+    (House("mun", (728, 1031), 2, 30, 36, 10.5, 1.3, 18, 12, False, 6, "hangul", bands=True), 204),
+    # options 가.-라. that the first reading gives to another question as its last run: they are options where
+    # the page's other reading sets them (a question without markers, another after it, breaks the invariants)
+    (House("paren", (595, 842), 2, 30, 36, 10.5, 1.6, 22, 0, True, 9, "hangul", True, code=True, bands=True), 395),
+    (House("dot", (595, 842), 2, 30, 36, 10, 1.6, 14, 12, False, 6, "hangul", True, True, True, True, True,
+           bands=True), 209),
 ]
 
 

@@ -21,48 +21,84 @@ MIN_RUN = 4  # 가 to 라 at least: a run of options, not a list of two or three
 Page = tuple[list[Word], float, float]
 
 
-def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
-    """``pages`` with each option label of a question's last run written as its circled marker; the same pages
-    where the paper circles its options or labels none."""
+def labels_options(pages: Sequence[Page]) -> bool:
+    """Whether a paper labels its options 가. 나. 다. 라.: some 가. labels and fewer ①s (a paper that circles its
+    options has a ① for every question, more than the 가. lists of its stems)."""
     openings = sum(1 for words, _, _ in pages for w in words if _LABEL.match(w.text) and w.text[0] == "가")
-    if openings < MIN_RUN or sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) >= openings:
-        return list(pages)  # it circles its options: a ① for every question, more than the 가. lists of its stems
-    lines = [line for page_lines, _ in order_pages(pages) for line in page_lines]  # the paper's columns, as parsed
+    return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
+
+
+def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
+    """``pages`` with each option label of a question's last run, in the paper's columns as first laid out, written
+    as its circled marker; the same pages where the paper circles its options or labels none."""
+    if not labels_options(pages):
+        return list(pages)
+    lines = [line for page_lines, _ in order_pages(pages) for line in page_lines]
     found = _option_labels(lines)
     if not found:
         return list(pages)
-    return [([replace(w, text=CIRCLED[found[id(w)]]) if id(w) in found else w for w in words], width, height)
-            for words, width, height in pages]
+    return [([_circled(w, found) for w in words], width, height) for words, width, height in pages]
 
 
-def _option_labels(lines: list[Line]) -> dict[int, int]:
+def relabelled(lines: list[Line]) -> list[Line]:
+    """A page's lines in another reading (made of the words ``circled_hangul_labels`` wrote) with the labels that
+    reading makes a question's options written as circled markers too: a question whose options the first
+    reading wrote as markers keeps its labels as text."""
+    found = _option_labels(lines, marked=True)
+    if not found:
+        return lines
+    return [
+        Line([_circled(w, found) for w in line.words], line.page, line.col_x0, line.col_x1, line.column)
+        if any(id(w) in found for w in line.words) else line
+        for line in lines
+    ]
+
+
+def _circled(word: Word, found: dict[int, int]) -> Word:
+    return replace(word, text=CIRCLED[found[id(word)]]) if id(word) in found else word
+
+
+def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     """``id`` of each label word of the last ordered run of each question (a list labelled 가. 나. in its stem
     stays text), with its option index (0 for 가). Each later label of a run opens a line at the 가.'s indent
     in its column or stands in a row that one of the run opened: a sentence's "다." wrapped to a line's start
-    is text."""
+    is text. A run cut short by another question or run (lines read out of order: a question set across the page
+    read into a column, the column beside it read after it) goes on at the next label that opens a line at its
+    indent and goes on no run of its own; the reading order is the invariants' to set right
+    (``curation.parse.reading``). With ``marked``, a question that holds a ① already has its options."""
     edges = _column_edges(lines)
     found: dict[int, int] = {}
     run: list[Word] = []
     last: list[Word] = []
     rows: set[int] = set()  # the lines holding the run's labels
     indent = 0.0  # the 가.'s x from its column's left edge
+    cut: list[Word] = []  # the run its question ended on, cut short
+    cut_indent = 0.0
+    circled = False  # the question holds a ①
 
     def end_run() -> None:
-        nonlocal last
+        nonlocal last, cut, cut_indent
         if len(run) >= MIN_RUN:
             last = list(run)
+        elif run:
+            cut, cut_indent = list(run), indent
         run.clear()
 
     def end_question() -> None:
-        nonlocal last
+        nonlocal last, circled
         end_run()
-        found.update({id(w): k for k, w in enumerate(last)})
-        last = []
+        if not (marked and circled):
+            found.update({id(w): k for k, w in enumerate(last)})
+        last, circled = [], False
+
+    def at(offset: float, anchor: float, word: Word) -> bool:
+        return abs(offset - anchor) <= max(3.0, 0.6 * word.size)
 
     for line in lines:
         if START.match(line.text):
             end_question()
         for k, word in enumerate(line.words):
+            circled = circled or word.text == CIRCLED[0]
             if not (_LABEL.match(word.text) and _opens(line.words, k)):
                 continue
             offset = word.x0 - edges[(line.page, line.column)]
@@ -71,10 +107,16 @@ def _option_labels(lines: list[Line]) -> dict[int, int]:
                 run.append(word)
                 rows, indent = {id(line)}, offset
             elif run and len(run) < len(LABELS) and word.text[0] == LABELS[len(run)] and (
-                id(line) in rows or (k == 0 and abs(offset - indent) <= max(3.0, 0.6 * word.size))
+                id(line) in rows or (k == 0 and at(offset, indent, word))
             ):
                 run.append(word)  # at the 가.'s indent in its column, or in a row that a label of the run opened
                 rows.add(id(line))
+            elif cut and len(cut) < len(LABELS) and word.text[0] == LABELS[len(cut)] and k == 0 and at(
+                offset, cut_indent, word
+            ):
+                cut.append(word)
+                if len(cut) >= MIN_RUN:
+                    found.update({id(w): i for i, w in enumerate(cut)})
     end_question()
     return found
 

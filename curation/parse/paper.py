@@ -33,7 +33,7 @@ from curation.parse.figures import PageCropper, figure_boxes, has_figure_candida
 from curation.parse.fractions import stack_fractions
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
-from curation.parse.hangul_labels import circled_hangul_labels
+from curation.parse.hangul_labels import circled_hangul_labels, labels_options, relabelled
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.question_text import Region, question_text, regions_of
@@ -103,9 +103,11 @@ def parse_paper(
     doc = open_pdf(path)
     with doc, SecondReading(path, enabled=check_tables) as second:
         rules = PageRules(doc, getattr(ocr, "rules", {}))
-        pages, figures, ocr_pages = _read_words(doc, path, ocr, rules)
+        printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
+        pages = circled_hangul_labels(printed)
         laid = lay_out(pages, getattr(ocr, "gutters", None))
-        reading = read_in_order(pages, laid, running_subjects(laid))
+        relabel = relabelled if labels_options(printed) else None
+        reading = read_in_order(pages, laid, running_subjects(laid), relabel)
         grid, seg, lost = reading.grid, reading.seg, reading.lost_blocks()
         if len(seg.blocks) < MIN_ITEMS or len(seg.blocks) < len(seg.incomplete):
             raise InputError(
@@ -193,7 +195,7 @@ def _read_words(
             f"scan) and this parse has no OCR; read it with OCR (`kmmlu parse PAPER --ocr auto`, Tesseract "
             f"with its Korean model)"
         )
-    return circled_hangul_labels(pages), figures, ocr_pages
+    return pages, figures, ocr_pages
 
 
 def _subjects_from_key(

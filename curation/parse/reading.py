@@ -17,7 +17,6 @@ side by side is read again page by page.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable, Sequence
 
 from curation.parse.blocks import Block
@@ -92,10 +91,16 @@ class Reading:
 
 
 def read_in_order(
-    words: Sequence[tuple[list[Word], float, float]], laid: list[PageText], running: dict[int, str]
+    words: Sequence[tuple[list[Word], float, float]],
+    laid: list[PageText],
+    running: dict[int, str],
+    relabel: Relabel | None = None,
 ) -> Reading:
+    """The paper laid out (``laid``) read in the order that keeps its invariants; ``words`` are what a page's
+    other readings are made from, and ``relabel`` writes a reading's option labels as markers where the paper
+    labels its options otherwise (``curation.parse.hangul_labels``)."""
     first = _segmented(laid, running)
-    suspects = _suspect_pages(first[1], laid)
+    suspects = _suspect_pages(first[1], laid, relabel is not None)
     options = first[1].options
     final = _final(first[1])
     chosen: dict[int, str] = {}
@@ -105,7 +110,7 @@ def read_in_order(
     for index in sorted(suspects):
         page = laid[index]
         carried = _carried(first[1], index)
-        judge = partial(page_faults, options=options, goes_on=final is None or final.lines[0].page != index)
+        judge = Judge(options, final is None or final.lines[0].page != index, relabel)
         faults, questions = judge(carried + page.lines)
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
@@ -142,16 +147,36 @@ def _segmented(
     return grid, segment(lines[: grid.first_line] if grid else lines, running, fresh)
 
 
-Judge = Callable[[Sequence[Line]], tuple[int, int]]
+Relabel = Callable[[list[Line]], list[Line]]
 
 
-def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Judge:
+    """How a reading of a page is judged: by ``page_faults`` with the paper's option count, knowing whether the
+    paper goes on after the page, on its lines with their option labels as markers where the paper labels its
+    options otherwise (``relabel``). There a question without markers is a fault too: a reading that puts its
+    labels after another question's gives them to that question as its last run, and leaves no fault there."""
+
+    options: int
+    goes_on: bool
+    relabel: Relabel | None = None
+
+    def __call__(self, lines: Sequence[Line]) -> tuple[int, int]:
+        return page_faults(lines, self.options, self.goes_on, markerless=self.relabel is not None)
+
+    def labelled(self, lines: list[Line]) -> list[Line]:
+        return self.relabel(lines) if self.relabel else lines
+
+
+def page_faults(
+    lines: Sequence[Line], options: int = 0, goes_on: bool = True, markerless: bool = False
+) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
     question whose markers from its first option on are not its one run, a question without options whose
     markers do not go up, a marker glyph inside an option, options that follow the page's first question but
-    belong to none, a question whose options stop short of the paper's ``options``: the page's last question
-    only where the paper does not go on after this page, and then it must have options at all), and how many
-    questions it holds."""
+    belong to none, a question whose options stop short of the paper's ``options`` or, with ``markerless``, that
+    has no marker: the page's last question only where the paper does not go on after this page, and then it
+    must have options at all), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
@@ -166,7 +191,7 @@ def page_faults(lines: Sequence[Line], options: int = 0, goes_on: bool = True) -
             if id(line) not in held and line.words and circled_value(line.words[0].text) == 1
         )
     if options and numbered:
-        faults += sum(1 for block in numbered[:-1] if _short(block, options))
+        faults += sum(1 for block in numbered[:-1] if (markerless and not block.markers) or _short(block, options))
         if not goes_on:
             faults += _short(numbered[-1], options, last=True)
     return faults, len(numbered)
@@ -211,10 +236,11 @@ def option_faults(block: Block, options: int) -> int:
     return int(stray)
 
 
-def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
+def _suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -> set[int]:
     """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
-    are faulty, the pages on both sides of a number that does not follow the one before it, and pages that
-    print a question number at a column's edge where no question was read."""
+    are faulty, the pages on both sides of a number that does not follow the one before it, pages that
+    print a question number at a column's edge where no question was read, and, with ``markerless``, the pages
+    of a question without markers that another follows."""
     opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in _printed_numbers(page.lines))
@@ -224,7 +250,7 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText]) -> set[int]:
             suspects.update(line.page for line in block.lines)
     final = _final(seg)
     for block in seg.blocks + seg.incomplete:
-        if _short(block, seg.options, last=block is final):
+        if _short(block, seg.options, last=block is final) or (markerless and not block.markers and block is not final):
             suspects.update(line.page for line in block.lines)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
@@ -301,7 +327,8 @@ def _half_reading(
     numbered = _printed_numbers(first)
     if faults == 0:
         return None, numbered
-    for name, lines, columns in _readings(content, index, width, height, left):
+    for name, read, columns in _readings(content, index, width, height, left):
+        lines = judge.labelled(read)
         found, questions = judge(carried + lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
