@@ -205,6 +205,14 @@ WITH_BANDS = [
     (House("paren", (595, 842), 2, 30, 36, 10.5, 1.6, 22, 0, True, 9, "hangul", True, code=True, bands=True), 395),
     (House("dot", (595, 842), 2, 30, 36, 10, 1.6, 14, 12, False, 6, "hangul", True, True, True, True, True,
            bands=True), 209),
+    # a full-width table of options whose last cells' lines hang under their row's other cells, short of the
+    # gutter: read in the right column, after the whole left column below (``--table-options --justified``)
+    (House("dot", (595, 842), 2, 30, 45, 10, 1.6, 14, 12, True, 6, "circled", False, False, True, True, True, True,
+           True, bands=True), 571),
+    (House("paren", (595, 842), 2, 30, 45, 10, 1.3, 12, 4, True, 9, "circled", False, False, False, True, True, True,
+           bands=True), 243),
+    (House("dot", (728, 1031), 2, 30, 55, 9.5, 1.6, 14, 8, True, 12, "circled", False, False, False, True, True, True,
+           True, bands=True), 12),
 ]
 
 

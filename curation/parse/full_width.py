@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from curation.parse.segment import START
-from curation.readers.words import Line, Word
+from curation.readers.words import Line, Word, circled_value
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _DISPLAY = 1.5  # times the page's commonest type size: a title in display type
@@ -75,6 +75,39 @@ def lines_beside_gaps(
             taken = _over_a_row(inside, above, span)
         found += [(row.y0, row.y1) for row in taken]
     return found
+
+
+def lines_under_rows(left: Sequence[Line], right: Sequence[Line], spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The heights of the right column's lines that hang under a full-width row, set close under it one under the
+    next, and of the left column's lines level with them, hanging so too (or none): the last cells of a wide table's
+    row going on under its other cells (read in the right column, they would follow the whole left column below)."""
+    found = []
+    for _, bottom in spans:
+        hanging = _hanging(right, bottom, spans, cells=True)
+        if not hanging:
+            continue
+        head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
+        beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
+        level = [line for line in left if head <= line.yc <= foot]
+        if all(id(line) in beside for line in level):
+            found += [(line.y0, line.y1) for line in hanging + level]
+    return found
+
+
+def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, float]], cells: bool) -> list[Line]:
+    """The lines under ``bottom`` set close under it, one under the next, up to the next full-width row (of
+    ``spans``) or a line that opens a question, or, with ``cells`` (the lines a table's last cells hold, not its
+    first column's), one that opens an option."""
+    chain: list[Line] = []
+    for line in sorted((line for line in lines if line.yc > bottom), key=lambda line: line.y0):
+        if line.y0 - (chain[-1].y1 if chain else bottom) > 0.5 * (line.y1 - line.y0):
+            break
+        if any(a - 1 <= line.yc <= b + 1 for a, b in spans):
+            break
+        if START.match(line.text) or (cells and circled_value(line.words[0].text) is not None):
+            break
+        chain.append(line)
+    return chain
 
 
 def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> list[Line]:

@@ -12,7 +12,15 @@ from typing import Sequence
 
 import numpy as np
 
-from curation.parse.full_width import JUSTIFIED_ACROSS, crossing, lines_beside_gaps, merge, outside, run_across
+from curation.parse.full_width import (
+    JUSTIFIED_ACROSS,
+    crossing,
+    lines_beside_gaps,
+    lines_under_rows,
+    merge,
+    outside,
+    run_across,
+)
 from curation.readers.words import Line, Word
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -202,7 +210,8 @@ def order_page(
     """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows
     that cross the gutter split the page into bands, unless ``bands`` is off (each word then goes to the
     side its centre is on); the left column's lines that belong to a full-width row below them are full-width rows
-    too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``). A
+    too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``), and
+    so are the lines that hang under one (a wide table's last cells: ``full_width.lines_under_rows``). A
     sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
@@ -220,7 +229,11 @@ def order_page(
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
     if body and (inner or beside_gaps):
         left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
-        spans = merge(spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps))
+        right_lines = group_lines([w for w in body if w.xc >= gutter], page, gutter, width, 1) if inner else []
+        spans = merge(
+            spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps)
+            + lines_under_rows(left_lines, right_lines, inner)
+        )
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):
