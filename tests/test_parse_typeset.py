@@ -213,6 +213,11 @@ WITH_BANDS = [
            bands=True), 243),
     (House("dot", (728, 1031), 2, 30, 55, 9.5, 1.6, 14, 8, True, 12, "circled", False, False, False, True, True, True,
            True, bands=True), 12),
+    # a full-width question in short lines beside the right column's tall gap, the left column's last question
+    # above it opening in the gap too and going on atop the right column: the question taken is the one whose
+    # options the gap holds, not the first number in it
+    (House("mun", (728, 1031), 2, 24, 45, 9.5, 1.6, 22, 8, True, 12, "circled", False, False, False, False, True, True,
+           bands=True), 80),
 ]
 
 

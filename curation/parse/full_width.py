@@ -136,7 +136,8 @@ def _wider_reading(
       question can open under the right column's end and go on atop it);
     - in a gap taller than three lines, one question in short lines: from a line that opens a question or a passage
       (※) up to the next question number (the left column's next question can stand beside a figure that opens the
-      right column; a question's options beside a figure open none);
+      right column; a question's options beside a figure open none), the first that holds its options where the
+      first does not (the left column's last question, going on atop the right column, opens in the gap too);
     - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
       ``tall`` or less under it and a line at most under the left column's text above (a last page's left column
       going on under a short right column holds more, or opens several, or opens further down).
@@ -151,12 +152,21 @@ def _wider_reading(
         return inside[numbered[-1] if numbered else k :]
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
         k = k if len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall else len(inside)
-    taken = inside[k : numbered[1] if len(numbered) > 1 else len(inside)]
+    elif len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
+        pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
+        k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
+    ends = [j for j in numbered if j > k]
+    taken = inside[k : ends[0] if ends else len(inside)]
     if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
         return []
     if any(row.x1 > edge[1] + 1 for row in taken):
         return taken
     return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
+
+
+def _opens_options(lines: Sequence[Line]) -> bool:
+    """Whether one of ``lines`` opens with a first option marker (a question's options are among them)."""
+    return any(circled_value(line.words[0].text) == 1 for line in lines)
 
 
 def _close(upper: Line, lower: Line) -> bool:
