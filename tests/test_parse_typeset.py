@@ -218,6 +218,15 @@ WITH_BANDS = [
     # options the gap holds, not the first number in it
     (House("mun", (728, 1031), 2, 24, 45, 9.5, 1.6, 22, 8, True, 12, "circled", False, False, False, False, True, True,
            bands=True), 80),
+    # the left column's last question under the right column's end, numbered next to the one above it, is no
+    # full-width question; nor is one whose first line stands in a gap (a figure) of the right column and whose
+    # next line goes on beside the right column's next question or option
+    (House("dot", (728, 1031), 2, 24, 36, 10.5, 1.6, 14, 0, True, 9, "circled", True, True, False, True, True, True,
+           bands=True), 21),
+    (House("paren", (728, 1031), 2, 18, 36, 10.5, 1.6, 18, 12, False, 12, "hangul", False, False, True, False, True,
+           bands=True), 426),
+    (House("dot", (728, 1031), 2, 24, 55, 10, 1.45, 18, 12, False, 12, "hangul", False, False, True, False, True, True,
+           True, bands=True), 260),
 ]
 
 

@@ -70,7 +70,11 @@ def lines_beside_gaps(
         if everywhere:  # the left column's right edge: where its lines outside the gap and full-width rows end
             ends = [row.x1 for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
             edge = (float(np.percentile(ends, 90)), max(ends)) if ends else (gutter, gutter)
-            taken = _wider_reading(inside, above, span, (a, b), edge, tall)
+            opened = [int(m.group(1)) for row in rows if row.yc < a and (m := START.match(row.text))]
+            below = next((row for row in rows if row.yc > b), None)
+            if below is not None and not _opens_beside(right, below):
+                below = None  # the question may go on across the page (a table's head: "(가)" beside "(나)")
+            taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, opened[-1] if opened else None)
         else:
             taken = _over_a_row(inside, above, span)
         found += [(row.y0, row.y1) for row in taken]
@@ -124,14 +128,17 @@ def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> l
 
 def _wider_reading(
     inside: list[Line],
-    above: Line | None,
+    around: tuple[Line | None, Line | None],
     span: float | None,
     gap: tuple[float, float],
     edge: tuple[float, float],
     tall: float,
+    last_above: int | None,
 ) -> list[Line]:
     """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
-    above, set close under it (a column balanced a line longer than its neighbour):
+    above, set close under it (a column balanced a line longer than its neighbour), and none of a question that goes
+    on under the gap, set close over the line below beside the right column's next question or option (``around``:
+    the left column's lines above and below the gap):
     - in a gap that ends on a full-width row (``span``), from the last that opens a question (the left column's last
       question can open under the right column's end and go on atop it);
     - in a gap taller than three lines, one question in short lines: from a line that opens a question or a passage
@@ -139,11 +146,13 @@ def _wider_reading(
       right column; a question's options beside a figure open none), the first that holds its options where the
       first does not (the left column's last question, going on atop the right column, opens in the gap too);
     - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
-      ``tall`` or less under it and a line at most under the left column's text above (a last page's left column
-      going on under a short right column holds more, or opens several, or opens further down).
+      ``tall`` or less under it and a line at most under the left column's text above, numbered other than next to
+      the left column's last question above (``last_above``: a last page's left column going on under a short right
+      column holds more, or opens several, or opens further down, or goes on with the next number).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
     ``edge`` (where its lines end: their tenth highest percentile, their furthest), or fewer than two reach to
     within an em and a half of it (the wrapped lines beside a figure do)."""
+    above, below = around
     k = 0
     while k < len(inside) and above is not None and _close(above, inside[k]):
         above, k = inside[k], k + 1
@@ -151,7 +160,8 @@ def _wider_reading(
     if span is not None:
         return inside[numbered[-1] if numbered else k :]
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
-        k = k if len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall else len(inside)
+        under = len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
+        k = k if under and _number(inside[k]) != (last_above or -1) + 1 else len(inside)
     elif len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
         pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
         k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
@@ -159,9 +169,22 @@ def _wider_reading(
     taken = inside[k : ends[0] if ends else len(inside)]
     if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
         return []
+    if taken[-1] is inside[-1] and below is not None and _close(taken[-1], below) and not START.match(below.text):
+        return []  # the question goes on under the gap, beside the right column's next question
     if any(row.x1 > edge[1] + 1 for row in taken):
         return taken
     return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
+
+
+def _opens_beside(right: Sequence[Word], line: Line) -> bool:
+    """Whether the right column's text level with ``line`` opens with a question number or an option marker."""
+    level = [w for w in right if line.y0 <= w.yc <= line.y1]
+    first = min(level, key=lambda w: w.x0, default=None)
+    return first is not None and (START.match(first.text) is not None or circled_value(first.text) is not None)
+
+
+def _number(line: Line) -> int | None:
+    return int(m.group(1)) if (m := START.match(line.text)) else None
 
 
 def _opens_options(lines: Sequence[Line]) -> bool:
