@@ -1,7 +1,7 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
 parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands] [--browser]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -11,7 +11,9 @@ a question is exact only under its own subject. With ``--extras`` the drawn hous
 boxed program listings under some stems (``with_extras``); with ``--table-options`` some questions print their options as
 the rows of a ruled table; with ``--justified`` every paragraph is set flush to both edges (word spaces stretched); with ``--bands`` a
 two-column paper sets every tenth question, from the sixth, across the page where it falls, the columns above it
-balanced (``House.bands``).
+balanced (``House.bands``). With ``--browser`` each random paper is printed by another producer, Chromium's
+print-to-PDF (tests/support/browser_papers.py: CSS columns, cells aligned to their middle, no running heads), in a
+font drawn from Noto Serif and Sans CJK KR.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from support.browser_papers import FONTS, print_in_browser  # noqa: E402
 from support.typeset_papers import (  # noqa: E402
     HOUSES,
     as_set,
@@ -46,11 +49,17 @@ from curation.parse.paper import parse_paper  # noqa: E402
 KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
 
 
-def score(questions, house, path: Path, headings: dict[int, str] | None = None) -> tuple[int, int, int, list[str]]:
+def score(
+    questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None
+) -> tuple[int, int, int, list[str]]:
     """(questions found, exact, rejects, numbers off) for one typeset paper, set under ``headings`` (number ->
-    the subject heading set before it)."""
+    the subject heading set before it); printed by the browser in ``font`` where one is given."""
+    if font is None:
+        paper = typeset(questions, house, path, headings=headings)
+    else:
+        paper = print_in_browser(questions, house, path, font, headings)
     try:
-        result = parse_paper(typeset(questions, house, path, headings=headings))
+        result = parse_paper(paper)
     except InputError:
         return 0, 0, 0, ["refused"]
     items = {item.number: item for item in result.items}
@@ -78,10 +87,11 @@ def main() -> None:
     parser.add_argument("--table-options", action="store_true", help="with --random: options as a table's rows too")
     parser.add_argument("--justified", action="store_true", help="with --random: paragraphs set flush to both edges")
     parser.add_argument("--bands", action="store_true", help="with --random: some questions set across the page")
+    parser.add_argument("--browser", action="store_true", help="with --random: printed by Chromium, not typeset")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified, args.bands)
+                      args.justified, args.bands, args.browser)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -110,6 +120,7 @@ def random_houses(
     table_options: bool = False,
     justified: bool = False,
     bands: bool = False,
+    browser: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -123,19 +134,21 @@ def random_houses(
                 house = with_extras(house, rnd)
             house = replace(house, table_options=table_options, justified=justified, bands=bands)
             start = rnd.randrange(0, len(rows) - per_paper)
+            font = rnd.choice(FONTS) if browser else None
             try:
-                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings)
+                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings, font)
             except ValueError:
                 untypeset += 1
                 continue
             questions += per_paper
             found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
             if got[3]:
-                off.append(f"{house} rows {start}-: {','.join(got[3])}")
+                off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += ", options in tables" if table_options else ""
     under += ", justified" if justified else ""
     under += ", questions across the page" if bands else ""
+    under += ", printed by Chromium" if browser else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
         table.add_column(col, justify="right")

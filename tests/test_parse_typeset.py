@@ -259,10 +259,10 @@ def test_papers_with_figures_and_listings_in_drawn_houses_parse_back_as_typeset(
     assert_parses_back(questions, house, tmp_path / "paper.pdf")
 
 
-def assert_parses_back(questions, house, path, headings=None):
-    """Every question of the paper typeset at ``path`` is an item, its stem and options as typeset, flagged as
-    having an image where a figure is set under its stem; the items."""
-    result = parse_paper(typeset(questions, house, path, headings=headings))
+def assert_parses_back(questions, house, path, headings=None, printer=typeset):
+    """Every question of the paper typeset at ``path`` (by ``printer``) is an item, its stem and options as typeset,
+    flagged as having an image where a figure is set under its stem; the items."""
+    result = parse_paper(printer(questions, house, path, headings=headings))
     items = {item.number: item for item in result.items}
     assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
     off = [

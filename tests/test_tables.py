@@ -139,3 +139,22 @@ def test_a_two_column_table_whose_cells_stand_a_padding_apart_is_a_table():
     item = next(i for i in parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q.pdf").items if i.id.endswith("-s2-010"))
     table = [line for line in item.question.splitlines() if line.startswith("|")]
     assert table == ["| 수입금액 | 적용률 |", "|---|---|", "| 100억원 초과 500억원 이하 | 3,000만원+(수입금액-100억원)×0.2% |"]
+
+
+@pytest.mark.realdata
+def test_options_whose_cells_are_centred_beside_each_others_lines_are_their_rows_cells():
+    """건강운동관리사 2018 p. 7, Q13, checked against the page image: options ① to ④ as the rows of a table whose
+    cells hold one to four lines each, every cell centred in its row, so that no two cells share a baseline and no
+    line shows a cell's gap (the options had been the table's words in reading order, cells of several rows mixed)."""
+    item = next(i for i in parsed(HEALTHEX_2018).items if i.question.startswith("하지 부정렬"))
+    assert item.question.splitlines()[1] == "|  | 하지 부정렬 | 주행패턴 | 상해 |"
+    assert item.options == (
+        "직립 시 후족(rearfoot) 바깥굽음(외반, valgus) | 초기접지(initial contact)~ 중간입각기(midstance) 시 목말밑관절의 "
+        "과도한 엎침(회내, pronation) | 발바닥근육막염 (족저근막염, plantar fasciitis)",
+        "Q-각의 증가 | 중간입각기 시 정강뼈(경골, tibia)의 과도한 안쪽돌림 (내회전, internal rotation) | 무릎넙다리뼈 "
+        "통증증후군 (슬개대퇴골통증증후군, patellofemoral pain syndrome)",
+        "목말밑관절 (거골하관절, subtalar joint) 중립의 안굽음 (내반, varus) | 초기접지 시 압력중심의 안쪽 이동 | 가쪽발목삠 "
+        "(lateral ankle sprain)",
+        "낮은 안쪽세로활 (내측 종족궁, medial longitudinal arch) | 초기접지~중간입각기 시 정강뼈의 과도한 안쪽돌림 | "
+        "안쪽정강뼈 피로증후군 (medial tibial stress syndrome)",
+    )

@@ -155,8 +155,8 @@ def _body(words: Sequence[Word], height: float) -> list[Word]:
 def _free_strips(
     words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0
 ) -> tuple[list[Word], list[float]]:
-    """The body words, and the middle of every vertical strip near the middle of the page that no body word
-    crosses (at least ``narrowest`` points wide), widest first."""
+    """The body words, and the middle of every vertical strip near the middle of the page that next to no body word
+    crosses (at least ``narrowest`` points wide; the middle of its part that the fewest cross), widest first."""
     body = _body(words, height)
     if len(body) < 20:
         return body, []
@@ -174,7 +174,9 @@ def _free_strips(
             if x - start >= narrowest:
                 strips.append((start, x))
             start = None
-    return body, [(a + b) / 2 for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+    # In the strip's least-crossed part: a long line's last word that the allowance lets into the strip (a short
+    # last page holds few lines) stays in its column.
+    return body, [_least_covered(cover[a:b], a) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
 
 
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
@@ -300,7 +302,7 @@ def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
 
 
 def _leaves_free(words: Sequence[Word], x: float, height: float, own_column: bool = False) -> bool:
-    """Whether body words stand on both sides of ``x`` and none crosses it outside the rows that run across it
+    """Whether words stand on both sides of ``x`` and no body word crosses it outside the rows that run across it
     (a full-width question or passage, set across the columns), which hold half the body words at most, in three
     stretches at most (rows two lines apart or less are one). With ``own_column`` a row runs across it where its
     words stand a justified line's space apart, and the words right of it outside such rows are a column of their
@@ -318,10 +320,12 @@ def _leaves_free(words: Sequence[Word], x: float, height: float, own_column: boo
         body = own
         if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
             return False
+    # Words on both sides may stand in the margins: a short last page of a paper set without running heads holds
+    # a few lines at the top margin only.
     return (
         not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
-        and any(w.x1 <= x for w in body)
-        and any(w.x0 >= x for w in body)
+        and any(w.x1 <= x for w in words)
+        and any(w.x0 >= x for w in words)
     )
 
 

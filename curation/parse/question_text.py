@@ -10,7 +10,7 @@ import pymupdf
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.figures import overlaps
 from curation.parse.option_tables import options_in_rows
-from curation.parse.table_cues import looks_tabular, set_in_cells
+from curation.parse.table_cues import level_beside, looks_tabular, set_in_cells
 from curation.parse.tables import (
     PageRules,
     Rules,
@@ -48,7 +48,9 @@ def question_text(
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
     regions = regions_of(block.lines)
-    tabular = looks_tabular(stem_lines) or set_in_cells(block, run) or _side_by_side(regions)
+    tabular = (
+        looks_tabular(stem_lines) or set_in_cells(block, run) or level_beside(block.lines) or _side_by_side(regions)
+    )
     stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions, rules, markers)
     if not block.passage:
         return stem, tables, in_rows

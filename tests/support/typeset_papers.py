@@ -250,11 +250,10 @@ def typeset(
 ) -> Path:
     """A paper of ``questions`` numbered from 1, set in ``house``, saved at ``path``; ``headings`` are subject
     headings set centred before the question of that number."""
-    heading = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'
     parts: list[tuple[str, bool]] = []
     for n, question in enumerate(as_set(questions, house), 1):
         across = house.bands and house.columns > 1 and n % 10 == 6
-        text = (heading.format(html.escape(headings[n])) if headings and n in headings else "") + _question(
+        text = (HEADING.format(html.escape(headings[n])) if headings and n in headings else "") + question_html(
             n, question, replace(house, columns=1) if across else house)
         if parts and not across and not parts[-1][1]:
             parts[-1] = (parts[-1][0] + text, False)
@@ -263,7 +262,7 @@ def typeset(
     align = "; text-align:justify" if house.justified else ""
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0{align}}}"
     if house.figures:
-        cv2.imwrite(str(path.parent / _FIGURE), _figure_pixels())
+        cv2.imwrite(str(path.parent / FIGURE), figure_pixels())
     archive = pymupdf.Archive(str(path.parent))
     bands = flow(parts, lambda body: pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=archive),
                  house.page, house.columns, house.column_width, house.gutter, house.margin, house.gap + 4, str(path))
@@ -286,7 +285,7 @@ def typeset(
     return path
 
 
-def _question(number: int, question: Question, house: House) -> str:
+def question_html(number: int, question: Question, house: House) -> str:
     label = house.number(number)
     e = html.escape
     parts = []
@@ -316,7 +315,7 @@ def _question(number: int, question: Question, house: House) -> str:
         parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
     if question.figure:
         width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
-        parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{_FIGURE}" width="{width}"/></p>')
+        parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{FIGURE}" width="{width}"/></p>')
     if question.options_table:
         return "".join(parts)  # the table printed them
     cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
@@ -334,10 +333,11 @@ def _question(number: int, question: Question, house: House) -> str:
     return "".join(parts)
 
 
-_FIGURE = "figure.png"
+FIGURE = "figure.png"
+HEADING = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'  # a subject's, centred
 
 
-def _figure_pixels():
+def figure_pixels():
     """A figure as papers print them: axes, a curve, a bar chart's bars, a label box (grey on white)."""
     image = np.full((240, 400), 255, np.uint8)
     cv2.line(image, (30, 210), (390, 210), 0, 2)

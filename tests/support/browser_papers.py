@@ -1,0 +1,59 @@
+"""The typeset papers' questions (tests/support/typeset_papers.py) printed to PDF by another producer: Chromium's
+print-to-PDF, as exam-prep sites and "print to PDF" copies of papers are made. The same house layout set by the
+browser's CSS columns: columns balanced on the last page and above a question set across the page, table cells
+aligned to their middle, table rules drawn as filled rectangles, lines broken by the browser, no running heads."""
+
+from __future__ import annotations
+
+import html
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from support.typeset_papers import FIGURE, HEADING, House, as_set, figure_pixels, question_html
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FONTS = ("Noto Serif CJK KR", "Noto Sans CJK KR")
+# Flags that keep a headless Chromium off the network (this machine has none) and out of the user's profile.
+_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync", "--no-pdf-header-footer")
+
+
+def print_in_browser(
+    questions: list[tuple[str, list[str]]],
+    house: House,
+    path: Path,
+    font: str = FONTS[0],
+    headings: dict[int, str] | None = None,
+) -> Path:
+    """A paper of ``questions`` numbered from 1, set in ``house`` by Chromium and printed to ``path``; ``headings``
+    are subject headings set centred before the question of that number."""
+    if CHROMIUM is None:
+        raise RuntimeError("Chromium is not installed (make system-deps installs Debian's chromium)")
+    body = []
+    for n, question in enumerate(as_set(questions, house), 1):
+        if headings and n in headings:
+            body.append(HEADING.format(html.escape(headings[n])))
+        if house.bands and house.columns > 1 and n % 10 == 6:
+            body.append(f'<div style="column-span:all">{question_html(n, question, replace(house, columns=1))}</div>')
+        else:
+            body.append(question_html(n, question, house))
+    width, height = house.page
+    align = "; text-align:justify" if house.justified else ""
+    css = (
+        f"@page {{size:{width}pt {height}pt; margin:{house.margin}pt}} "
+        f"body {{margin:0; font-family:'{font}'; columns:{house.columns}; column-gap:{house.gutter}pt; "
+        f"column-rule:0.5pt solid black}} * {{font-size:{house.size}pt; line-height:{house.leading}}} "
+        f"p {{margin:0{align}}}"
+    )
+    if house.figures:
+        cv2.imwrite(str(path.parent / FIGURE), figure_pixels())
+    page = path.with_suffix(".html")
+    page.write_text(f'<!doctype html><html lang="ko"><meta charset="utf-8"><style>{css}</style><body>{"".join(body)}'
+                    "</body></html>", encoding="utf-8")
+    subprocess.run([CHROMIUM, *_FLAGS, f"--print-to-pdf={path}", page.as_uri()], check=True, capture_output=True,
+                   timeout=120)
+    return path

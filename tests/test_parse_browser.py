@@ -1,0 +1,44 @@
+"""Real exam questions (KMMLU rows) printed to PDF by Chromium (tests/support/browser_papers.py), a producer the
+parser's rules were not written on: each case a paper that had come out wrong, parsed back to every question, stem
+and option as printed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import realdata_path
+from support.browser_papers import CHROMIUM, FONTS
+from support.browser_papers import print_in_browser as print_paper
+from support.typeset_papers import House, kmmlu_rows
+from test_parse_typeset import PER_PAPER, assert_parses_back
+
+SERIF, SANS = FONTS
+
+CASES = [
+    # a ruled table's row labels centred beside cells of two lines, sharing no baseline with them: never read as a
+    # table (its lines give no other cue), its cells run together
+    (House("dot", (595, 842), 1, 24, 36, 10, 1.45, 14, 0, False, 9, "hangul", True, True, True, True, True, True,
+           justified=True), 0, SANS),
+    # the same at 11 pt, the cells' padding less than 0.8 em apart
+    (House("mun", (595, 842), 2, 30, 36, 11, 1.45, 22, 8, True, 12, "hangul", True, True, False, True, True), 120,
+     SANS),
+    # options printed as a table's rows, each marker centred beside its two cells' lines
+    (House("paren", (595, 842), 1, 30, 36, 9, 1.6, 12, 8, False, 12, "circled", False, True, True, True, False, True),
+     160, SERIF),
+    # a last page with its columns balanced short: the strip beside the gutter that one word may cross took in a
+    # long stem's last word, the gutter was drawn left of it, and a listing's lines in the right column were read
+    # into the left column's questions
+    (House("mun", (728, 1031), 2, 30, 36, 11, 1.3, 14, 4, False, 6, "circled", False, False, True, True, True), 40,
+     SANS),
+    # a last page holding three lines at its top margin, an option in the right column: no body words to bound a
+    # gutter, read as one column, the options spliced (the paper's last question lost)
+    (House("mun", (595, 842), 2, 30, 45, 10, 1.45, 22, 8, True, 12, "circled", True, table_options=True), 80, SERIF),
+]
+
+
+@pytest.mark.realdata
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
+@pytest.mark.parametrize("house, start, font", CASES)
+def test_papers_printed_by_a_browser_parse_back_as_printed(house, start, font, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", printer=lambda q, h, p, headings: print_paper(
+        q, h, p, font, headings))
