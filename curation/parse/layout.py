@@ -174,9 +174,26 @@ def _free_strips(
             if x - start >= narrowest:
                 strips.append((start, x))
             start = None
-    # In the strip's least-crossed part: a long line's last word that the allowance lets into the strip (a short
-    # last page holds few lines) stays in its column.
-    return body, [_least_covered(cover[a:b], a) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+    return body, [_in_strip(body, cover, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+
+
+def _in_strip(body: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
+    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or its least-crossed part where the words
+    crossing the middle each end or open their row (a long line's last word that the allowance lets into the strip,
+    on a short last page of few lines, stays in its column; a row running across stays one row)."""
+    middle = (a + b) / 2
+    crossing = [w for w in body if w.x0 < middle < w.x1]
+    if not crossing or not all(_row_end(w, body) for w in crossing):
+        return middle
+    return _least_covered(cover[a:b], a)
+
+
+def _row_end(word: Word, body: Sequence[Word]) -> bool:
+    """Whether nothing stands in ``word``'s row within an em after it, or nothing within an em before it."""
+    level = [w for w in body if w is not word and min(w.y1, word.y1) - max(w.y0, word.y0) > 0.5 * word.height]
+    after = any(0 <= w.x0 - word.x1 < word.size for w in level)
+    before = any(0 <= word.x0 - w.x1 < word.size for w in level)
+    return not (after and before)
 
 
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
