@@ -32,6 +32,10 @@ CASES = [
     # a last page holding three lines at its top margin, an option in the right column: no body words to bound a
     # gutter, read as one column, the options spliced (the paper's last question lost)
     (House("mun", (595, 842), 2, 30, 45, 10, 1.45, 22, 8, True, 12, "circled", True, table_options=True), 80, SERIF),
+    # options printed as a table's rows, the last row split across the column break: its rest, in the next column
+    # with no marker, had been kept in the stem as a row of the table's head
+    (House("dot", (595, 842), 2, 30, 45, 11, 1.45, 22, 0, False, 6, "hangul", False, True, True, True, False, True),
+     42, SANS),
 ]
 
 

@@ -20,8 +20,24 @@ def options_in_rows(table: Table, markers: Sequence[Word]) -> tuple[Table, tuple
     opening = [row for row in table.cells if row and row[0].strip()[:1] in wanted]
     if [row[0].strip()[:1] for row in opening] != wanted:
         return None
+    rows, head = _options_and_head(table.cells, {id(row) for row in opening})
     options = tuple(
-        " | ".join(cell for cell in (row[0].strip()[1:].strip(), *row[1:]) if cell.strip()) for row in opening
+        " | ".join(cell for cell in (row[0].strip()[1:].strip(), *row[1:]) if cell.strip()) for row in rows
     )
-    head = [row for row in table.cells if not any(row is option for option in opening)]
     return Table(table.bbox, head, table.page, head, table.parts), options
+
+
+def _options_and_head(cells: list[list[str]], opening: set[int]) -> tuple[list[list[str]], list[list[str]]]:
+    """The option rows (those in ``opening``, by id), each with the unmarked rows that go on from it joined in cell by
+    cell (a row split across a column or page break prints its marker in its first part only: as many cells, the
+    first empty, another not); and the other rows, the table's head."""
+    options: list[list[str]] = []
+    head: list[list[str]] = []
+    for row in cells:
+        if id(row) in opening:
+            options.append(list(row))
+        elif options and len(row) == len(options[-1]) and not row[0].strip() and any(c.strip() for c in row[1:]):
+            options[-1] = [f"{a} {b}".strip() for a, b in zip(options[-1], row)]
+        else:
+            head.append(row)
+    return options, head
