@@ -178,14 +178,17 @@ def _free_strips(
 
 
 def _in_strip(body: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
-    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or its least-crossed part where the words
-    crossing the middle each end or open their row (a long line's last word that the allowance lets into the strip,
-    on a short last page of few lines, stays in its column; a row running across stays one row)."""
+    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or its least-crossed part where that
+    stands nearer the text's middle (two columns are as wide) and the words crossing the strip's middle each end or
+    open their row (a long line's last word that the allowance lets into the strip, on a short last page of few
+    lines, stays in its column; a row running across stays one row)."""
     middle = (a + b) / 2
     crossing = [w for w in body if w.x0 < middle < w.x1]
     if not crossing or not all(_row_end(w, body) for w in crossing):
         return middle
-    return _least_covered(cover[a:b], a)
+    least = _least_covered(cover[a:b], a)
+    centre = (min(w.x0 for w in body) + max(w.x1 for w in body)) / 2
+    return least if abs(least - centre) < abs(middle - centre) else middle
 
 
 def _row_end(word: Word, body: Sequence[Word]) -> bool:
