@@ -36,6 +36,12 @@ CASES = [
     # with no marker, had been kept in the stem as a row of the table's head
     (House("dot", (595, 842), 2, 30, 45, 11, 1.45, 22, 0, False, 6, "hangul", False, True, True, True, False, True),
      42, SANS),
+    # a question set across the page under columns balanced above it, its stem and table short of the gutter and
+    # its options overleaf: read as the left column's last lines, before the right column's questions, it was taken
+    # into question 3 and the page kept the invariants it checked; the number that follows the page's last question,
+    # printed at a column's edge and read into another, breaks them now, and the page is read again
+    (House("dot", (595, 842), 2, 30, 45, 11, 1.3, 12, 12, True, 12, "circled", False, True, True, True, True, True,
+           justified=True, bands=True), 154, SERIF),
 ]
 
 

@@ -172,11 +172,12 @@ def page_faults(
     lines: Sequence[Line], options: int = 0, goes_on: bool = True, markerless: bool = False
 ) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
-    question whose markers from its first option on are not its one run, a question without options whose
-    markers do not go up, a marker glyph inside an option, options that follow the page's first question but
-    belong to none, a question whose options stop short of the paper's ``options`` or, with ``markerless``, that
+    question whose markers from its first option on are not its one run, a question without options whose markers
+    do not go up, a marker glyph inside an option, options that follow the page's first question but belong to
+    none, a question whose options stop short of the paper's ``options`` or, with ``markerless``, that
     has no marker: the page's last question only where the paper does not go on after this page, and then it
-    must have options at all), and how many questions it holds."""
+    must have options at all; on a page that breaks none of these, the number that follows its last question read
+    into another: ``_swallowed``), and how many questions it holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
@@ -194,7 +195,17 @@ def page_faults(
         faults += sum(1 for block in numbered[:-1] if (markerless and not block.markers) or _short(block, options))
         if not goes_on:
             faults += _short(numbered[-1], options, last=True)
+    if numbered and not faults:  # only to have a page read again: a page broken otherwise is read again anyway
+        faults += _swallowed(lines, numbered)
     return faults, len(numbered)
+
+
+def _swallowed(lines: Sequence[Line], numbered: Sequence[Block]) -> bool:
+    """Whether the number that follows the page's last question is printed at a column's edge but was read into
+    another question (a question set across the page read as the left column's last lines)."""
+    opened = {id(block.lines[0]) for block in numbered}
+    following = numbered[-1].number + 1
+    return any(n == following and id(line) not in opened for n, line in _printed_numbers(lines))
 
 
 def _final(seg: Segmented) -> Block | None:
