@@ -51,9 +51,10 @@ KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
 
 def score(
     questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None
-) -> tuple[int, int, int, list[str]]:
-    """(questions found, exact, rejects, numbers off) for one typeset paper, set under ``headings`` (number ->
-    the subject heading set before it); printed by the browser in ``font`` where one is given."""
+) -> tuple[int, int, int, list[str], int]:
+    """(questions found, exact, rejects, numbers off, questions lost silently: neither an item nor a reject) for one
+    typeset paper, set under ``headings`` (number -> the subject heading set before it); printed by the browser in
+    ``font`` where one is given."""
     if font is None:
         paper = typeset(questions, house, path, headings=headings)
     else:
@@ -61,7 +62,7 @@ def score(
     try:
         result = parse_paper(paper)
     except InputError:
-        return 0, 0, 0, ["refused"]
+        return 0, 0, 0, ["refused"], 0
     items = {item.number: item for item in result.items}
     off = []
     subject = None
@@ -73,7 +74,9 @@ def score(
             same_text(a, b) for a, b in zip(item.options, options)
         ) or (headings and item.subject != subject):
             off.append(str(number))
-    return len(items), len(questions) - len(off), len(result.rejects), off
+    rejected = {reject.number for reject in result.rejects}
+    silent = sum(1 for number in range(1, len(questions) + 1) if number not in items and number not in rejected)
+    return len(items), len(questions) - len(off), len(result.rejects), off, silent
 
 
 def main() -> None:
@@ -124,7 +127,7 @@ def random_houses(
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
-    questions = found = exact = rejects = untypeset = 0
+    questions = found = exact = rejects = silent = untypeset = 0
     off = []
     headings = {1: "제1과목 형법", per_paper // 2 + 1: "제2과목 형사소송법"} if with_headings else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,7 +144,7 @@ def random_houses(
                 untypeset += 1
                 continue
             questions += per_paper
-            found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
+            found, exact, rejects, silent = found + got[0], exact + got[1], rejects + got[2], silent + got[4]
             if got[3]:
                 off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
@@ -150,10 +153,10 @@ def random_houses(
     under += ", questions across the page" if bands else ""
     under += ", printed by Chromium" if browser else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
-    for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects"):
+    for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently"):
         table.add_column(col, justify="right")
     table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(found), str(exact),
-                  f"{exact / questions:.1%}" if questions else "", str(rejects))
+                  f"{exact / questions:.1%}" if questions else "", str(rejects), str(silent))
     Console(width=180).print(table)
     for line in off:
         print(line)
