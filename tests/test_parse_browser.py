@@ -9,7 +9,9 @@ from conftest import realdata_path
 from support.browser_papers import CHROMIUM, FONTS
 from support.browser_papers import print_in_browser as print_paper
 from support.typeset_papers import House, kmmlu_rows
-from test_parse_typeset import PER_PAPER, assert_parses_back
+from test_parse_typeset import PER_PAPER, assert_parses_back, questions_off
+
+from curation.parse.paper import parse_paper
 
 SERIF, SANS = FONTS
 
@@ -52,3 +54,19 @@ def test_papers_printed_by_a_browser_parse_back_as_printed(house, start, font, t
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
     assert_parses_back(questions, house, tmp_path / "paper.pdf", printer=lambda q, h, p, headings: print_paper(
         q, h, p, font, headings))
+
+
+@pytest.mark.realdata
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
+def test_a_figure_beside_the_left_columns_lines_is_no_gap_to_read_them_across_the_page(tmp_path):
+    """A first page whose columns are balanced above a question set across the page with no line crossing the gutter
+    (its stem, a narrow table and short options): the page is read again, and the reading that takes the left
+    column's lines beside a gap of the right column as full-width took those beside a figure of the right column
+    too (a passage and question 3), so no reading kept the invariants. The figure fills its column: questions 1-8
+    come out as printed (the paper's question 16 is a table head left out, another matter)."""
+    house = House("paren", (728, 1031), 2, 18, 36, 9, 1.6, 14, 8, False, 9, "circled", False, True, True, True, True,
+                  True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[277 : 277 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n <= 8] == []

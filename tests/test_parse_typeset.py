@@ -265,13 +265,19 @@ def assert_parses_back(questions, house, path, headings=None, printer=typeset):
     result = parse_paper(printer(questions, house, path, headings=headings))
     items = {item.number: item for item in result.items}
     assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
-    off = [
-        number
-        for number, question in enumerate(as_set(questions, house), 1)
-        if not stem_matches(items[number].question, question)
-        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
-    ]
+    off = questions_off(items, questions, house)
     assert not off, f"questions {off} differ from the text typeset"
     pictured = [number for number, question in enumerate(as_set(questions, house), 1) if question.figure]
     assert [number for number in sorted(items) if items[number].has_image] == pictured
     return items
+
+
+def questions_off(items, questions, house) -> list[int]:
+    """The numbers of the questions typeset that no item holds as typeset (stem, tables and options)."""
+    return [
+        number
+        for number, question in enumerate(as_set(questions, house), 1)
+        if number not in items
+        or not stem_matches(items[number].question, question)
+        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
+    ]

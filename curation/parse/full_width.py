@@ -48,18 +48,23 @@ _TALL_GAP = 3.0  # lines: a gap of the right column this tall beside text of the
 
 
 def lines_beside_gaps(
-    words: Sequence[Word], rows: Sequence[Line], gutter: float, spans: list[tuple[float, float]], everywhere: bool
+    words: Sequence[Word],
+    rows: Sequence[Line],
+    gutter: float,
+    spans: list[tuple[float, float]],
+    everywhere: bool,
+    figures: Sequence[tuple[float, float, float, float]] = (),
 ) -> list[tuple[float, float]]:
     """The heights of the left column's lines (``rows``) that belong to a full-width question, though they cross no
     gutter, by the gaps of the right column's text beside them: in a gap that ends on a full-width row (or runs
     from the right column's end down to one), the lines set close over that row one over the next, a question's
     space under the line above them (its stem ending short of the gutter). With ``everywhere`` (another reading of
-    a page that breaks the invariants) ``_wider_reading``'s instead."""
+    a page that breaks the invariants) ``_wider_reading``'s instead. The right column's ``figures`` are no gaps."""
     right = sorted((w for w in words if w.x0 >= gutter), key=lambda w: w.y0)
     if not right or not rows or not (spans or everywhere):
         return []
     tall = _TALL_GAP * float(np.median([w.height for w in words]))
-    covered = merge([(w.y0, w.y1) for w in right])
+    covered = merge([(w.y0, w.y1) for w in right] + [(y0, y1) for x0, y0, _, y1 in figures if x0 >= gutter - 1])
     found = []
     for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
         span = next((s0 for s0, _ in spans if a < s0 and s0 - 2 <= b), None)

@@ -21,7 +21,7 @@ from curation.parse.full_width import (
     outside,
     run_across,
 )
-from curation.readers.words import Line, Word
+from curation.readers.words import Line, Word, group_lines
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 _FEW_BANDS = 3  # full-width stretches a two-column page holds: a title, a question set across the page
@@ -199,26 +199,6 @@ def _row_end(word: Word, body: Sequence[Word]) -> bool:
     return not (after and before)
 
 
-def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
-    """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
-    rows: list[list[Word]] = []
-    top = bottom = 0.0
-    for w in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
-        if rows:
-            overlap = (bottom if bottom < w.y1 else w.y1) - (top if top > w.y0 else w.y0)
-            height = w.y1 - w.y0
-            if overlap > 0.5 * (height if height < bottom - top else bottom - top):
-                rows[-1].append(w)
-                if w.y0 < top:
-                    top = w.y0
-                if w.y1 > bottom:
-                    bottom = w.y1
-                continue
-        rows.append([w])
-        top, bottom = w.y0, w.y1
-    return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
-
-
 def order_page(
     words: Sequence[Word],
     page: int,
@@ -228,12 +208,14 @@ def order_page(
     bands: bool = True,
     left: float = 0.0,
     beside_gaps: bool = False,
+    figures: Sequence[tuple[float, float, float, float]] = (),
 ) -> tuple[list[Line], int]:
     """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows
     that cross the gutter split the page into bands, unless ``bands`` is off (each word then goes to the
     side its centre is on); the left column's lines that belong to a full-width row below them are full-width rows
     too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``), and
-    so are the lines that hang under one (a wide table's last cells: ``full_width.lines_under_rows``). A
+    so are the lines that hang under one (a wide table's last cells: ``full_width.lines_under_rows``); ``figures`` fill
+    the right column where they stand. A
     sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
@@ -253,7 +235,7 @@ def order_page(
         left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
         right_lines = group_lines([w for w in body if w.xc >= gutter], page, gutter, width, 1) if inner else []
         spans = merge(
-            spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps)
+            spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps, figures)
             + lines_under_rows(left_lines, right_lines, inner)
         )
 

@@ -107,7 +107,7 @@ def parse_paper(
         pages = circled_hangul_labels(printed)
         laid = lay_out(pages, getattr(ocr, "gutters", None))
         relabel = relabelled if labels_options(printed) else None
-        reading = read_in_order(pages, laid, running_subjects(laid), relabel)
+        reading = read_in_order(pages, laid, running_subjects(laid), relabel, figures)
         grid, seg, lost = reading.grid, reading.seg, reading.lost_blocks()
         if len(seg.blocks) < MIN_ITEMS or len(seg.blocks) < len(seg.incomplete):
             raise InputError(

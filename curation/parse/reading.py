@@ -27,6 +27,7 @@ from curation.parse.segment import START, Segmented, segment
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word, circled_value
 
+Box = tuple[float, float, float, float]
 LOST_REASON = "reading order not found"
 LOST_DETAIL = (
     "no reading of page {page} (columns at each place it could be split, with and without full-width rows, one "
@@ -95,10 +96,12 @@ def read_in_order(
     laid: list[PageText],
     running: dict[int, str],
     relabel: Relabel | None = None,
+    figures: dict[int, list[Box]] | None = None,
 ) -> Reading:
     """The paper laid out (``laid``) read in the order that keeps its invariants; ``words`` are what a page's
     other readings are made from, and ``relabel`` writes a reading's option labels as markers where the paper
-    labels its options otherwise (``curation.parse.hangul_labels``)."""
+    labels its options otherwise (``curation.parse.hangul_labels``); ``figures``, per page, the boxes of its figures
+    (a figure fills its column: no gap beside it for another reading to take lines across)."""
     first = _segmented(laid, running)
     suspects = _suspect_pages(first[1], laid, relabel is not None)
     options = first[1].options
@@ -114,7 +117,7 @@ def read_in_order(
         faults, questions = judge(carried + page.lines)
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
-        found, numbered = _other_reading(words[index], page, faults, carried, judge)
+        found, numbered = _other_reading(words[index], page, faults, carried, judge, (figures or {}).get(index, []))
         if found is not None:
             chosen[index], pages[index], left = found
             if left:
@@ -270,7 +273,12 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) 
 
 
 def _other_reading(
-    page_words: tuple[list[Word], float, float], page: PageText, faults: int, carried: list[Line], judge: Judge
+    page_words: tuple[list[Word], float, float],
+    page: PageText,
+    faults: int,
+    carried: list[Line],
+    judge: Judge,
+    figures: Sequence[Box] = (),
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
@@ -282,8 +290,9 @@ def _other_reading(
     content = [w for w in words if id(w) not in furniture]
     middle = spread_middle(words, width, height)
     if middle is not None:
-        return _spread_reading(content, page, middle, width, height, carried, judge)
-    found, numbered = _half_reading(content, page.index, page.lines, faults, 0.0, width, height, carried, judge)
+        return _spread_reading(content, page, middle, width, height, carried, judge, figures)
+    found, numbered = _half_reading(content, page.index, page.lines, faults, (0.0, width, height), carried, judge,
+                                    figures)
     if found is None:
         return None, numbered
     name, lines, columns, still = found
@@ -291,7 +300,14 @@ def _other_reading(
 
 
 def _spread_reading(
-    content: list[Word], page: PageText, middle: float, width: float, height: float, carried: list[Line], judge: Judge
+    content: list[Word],
+    page: PageText,
+    middle: float,
+    width: float,
+    height: float,
+    carried: list[Line],
+    judge: Judge,
+    figures: Sequence[Box],
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """A sheet holding two pages, each read again on its own (the left one with the question it continues), as
     ``_other_reading`` gives it; a page of the two that keeps its first reading keeps it."""
@@ -304,7 +320,7 @@ def _spread_reading(
         before = [] if side else carried
         faults = judge(before + first)[0]
         half = [w for w in content if x0 <= w.xc < x1]
-        found, shown = _half_reading(half, page.index, first, faults, x0, x1, height, before, judge)
+        found, shown = _half_reading(half, page.index, first, faults, (x0, x1, height), before, judge, figures)
         numbered += shown
         if found is None:
             lines += first
@@ -326,19 +342,20 @@ def _half_reading(
     index: int,
     first: list[Line],
     faults: int,
-    left: float,
-    width: float,
-    height: float,
+    extent: tuple[float, float, float],
     carried: list[Line],
     judge: Judge,
+    figures: Sequence[Box],
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
-    """The other readings of a page's content lines (from ``left`` to ``width``), as ``_other_reading`` chooses
-    among them: (name, lines, columns, faults) of the one taken or None, and the numbered lines."""
+    """The other readings of a page's content lines (``extent``: from left to width, and the page's height), as
+    ``_other_reading`` chooses among them: (name, lines, columns, faults) of the one taken or None, and the numbered
+    lines."""
     best: tuple[int, str, list[Line], int] | None = None
     numbered = _printed_numbers(first)
     if faults == 0:
         return None, numbered
-    for name, read, columns in _readings(content, index, width, height, left):
+    left, width, height = extent
+    for name, read, columns in _readings(content, index, width, height, left, figures):
         lines = judge.labelled(read)
         found, questions = judge(carried + lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
@@ -352,13 +369,15 @@ def _half_reading(
     return (best[1], best[2], best[3], best[0]), numbered
 
 
-def _readings(words: list[Word], index: int, width: float, height: float, left: float = 0.0):
-    """The other readings of a page, likeliest first."""
+def _readings(
+    words: list[Word], index: int, width: float, height: float, left: float = 0.0, figures: Sequence[Box] = ()
+):
+    """The other readings of a page, likeliest first (``figures``: the boxes of its figures)."""
     for gutter in gutters(words, width, height, left):
         yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left)
         yield (
             f"two columns at x={gutter:.0f}, full-width rows with the lines beside gaps of the right column",
-            *order_page(words, index, width, height, gutter, left=left, beside_gaps=True),
+            *order_page(words, index, width, height, gutter, left=left, beside_gaps=True, figures=figures),
         )
         yield (
             f"two columns at x={gutter:.0f}, no full-width rows",

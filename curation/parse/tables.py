@@ -20,9 +20,8 @@ from typing import Sequence
 
 import pymupdf
 
-from curation.parse.layout import group_lines
 from curation.readers.drawings import path_boxes
-from curation.readers.words import Line, Word, page_words
+from curation.readers.words import Line, Word, group_lines, page_words
 
 Box = tuple[float, float, float, float]
 _TOL = 2.0

@@ -18,9 +18,8 @@ from __future__ import annotations
 from statistics import median
 from typing import Sequence
 
-from curation.parse.layout import group_lines
 from curation.parse.segment import START
-from curation.readers.words import Line, Word
+from curation.readers.words import Line, Word, group_lines
 
 _GAP_EM = 1.0  # the narrowest free strip, in em, that splits a band into columns
 _GUTTER_SHARE = 0.5  # of the band's widest: a narrower strip is a space inside a column

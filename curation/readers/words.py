@@ -111,6 +111,26 @@ class Line:
         return (self.x0, self.y0, self.x1, self.y1)
 
 
+def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
+    """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
+    rows: list[list[Word]] = []
+    top = bottom = 0.0
+    for w in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
+        if rows:
+            overlap = (bottom if bottom < w.y1 else w.y1) - (top if top > w.y0 else w.y0)
+            height = w.y1 - w.y0
+            if overlap > 0.5 * (height if height < bottom - top else bottom - top):
+                rows[-1].append(w)
+                if w.y0 < top:
+                    top = w.y0
+                if w.y1 > bottom:
+                    bottom = w.y1
+                continue
+        rows.append([w])
+        top, bottom = w.y0, w.y1
+    return [Line(sorted(r, key=lambda w: w.x0), page, col_x0, col_x1, column) for r in rows]
+
+
 def join_words(words: Sequence[Word]) -> str:
     """Words of one line as text: a space wherever the source had one."""
     parts: list[str] = []
