@@ -9,7 +9,7 @@ from conftest import realdata_path
 from support.browser_papers import CHROMIUM, FONTS
 from support.browser_papers import print_in_browser as print_paper
 from support.typeset_papers import House, kmmlu_rows
-from test_parse_typeset import PER_PAPER, assert_parses_back, questions_off
+from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, questions_off
 
 from curation.parse.paper import parse_paper
 
@@ -70,3 +70,17 @@ def test_a_figure_beside_the_left_columns_lines_is_no_gap_to_read_them_across_th
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n <= 8] == []
+
+
+@pytest.mark.realdata
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
+def test_a_page_of_short_lines_keeps_its_gutter_where_no_word_crosses(tmp_path):
+    """Two subjects under headings, boxes, listings and option tables, justified: a page whose left column holds
+    mostly short lines (options, a box's items) lets the strip that a word or two may cross reach far into that
+    column, its middle on a full line's last words; the gutter is the strip's part no word crosses, nearer the
+    text's middle (words at three full lines' ends had gone into other questions)."""
+    house = House("paren", (595, 842), 2, 24, 36, 9, 1.45, 22, 8, False, 6, "hangul", True, False, True, True, False,
+                  True, justified=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[140 : 140 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
+        q, h, p, SANS, headings))

@@ -178,25 +178,17 @@ def _free_strips(
 
 
 def _in_strip(body: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
-    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or its least-crossed part where that
-    stands nearer the text's middle (two columns are as wide) and the words crossing the strip's middle each end or
-    open their row (a long line's last word that the allowance lets into the strip, on a short last page of few
-    lines, stays in its column; a row running across stays one row)."""
+    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or, where a word crosses that, the
+    strip's least-crossed part if that stands nearer the text's middle (two columns are as wide). A strip that the
+    allowance lets a word or two cross can reach far into a sparse column (a short last page; a page of short option
+    lines under a few full ones): the lines that reach the column's edge stay in their column; a row running across
+    the page, crossing the true gutter, stays one row."""
     middle = (a + b) / 2
-    crossing = [w for w in body if w.x0 < middle < w.x1]
-    if not crossing or not all(_row_end(w, body) for w in crossing):
+    if not any(w.x0 < middle < w.x1 for w in body):
         return middle
     least = _least_covered(cover[a:b], a)
     centre = (min(w.x0 for w in body) + max(w.x1 for w in body)) / 2
     return least if abs(least - centre) < abs(middle - centre) else middle
-
-
-def _row_end(word: Word, body: Sequence[Word]) -> bool:
-    """Whether nothing stands in ``word``'s row within an em after it, or nothing within an em before it."""
-    level = [w for w in body if w is not word and min(w.y1, word.y1) - max(w.y0, word.y0) > 0.5 * word.height]
-    after = any(0 <= w.x0 - word.x1 < word.size for w in level)
-    before = any(0 <= word.x0 - w.x1 < word.size for w in level)
-    return not (after and before)
 
 
 def order_page(
