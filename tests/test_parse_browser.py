@@ -84,3 +84,21 @@ def test_a_page_of_short_lines_keeps_its_gutter_where_no_word_crosses(tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[140 : 140 + PER_PAPER]
     assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
         q, h, p, SANS, headings))
+
+
+@pytest.mark.realdata
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
+def test_a_short_last_page_starting_in_the_top_margin_keeps_its_gutter_and_its_questions(tmp_path):
+    """The last page, its columns balanced short and set from the top margin (no running heads): the body's left
+    column holds only a box, a table and short options, so the strip beside it reached far left, and the stem lines
+    above, in the margin, crossed its middle; read across the page, question 38 took in questions 39 and 40, which
+    were lost with no reject. The gutter is the strip's part that no word crosses, margins included: 7-40 come out
+    as printed (the first page's question set across it is another matter), and every number is an item or a
+    reject."""
+    house = House("dot", (595, 842), 2, 30, 45, 10.5, 1.6, 12, 8, True, 6, "hangul", True, False, True, False, True,
+                  bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[297 : 297 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n >= 7] == []
+    assert set(items) | {reject.number for reject in result.rejects} == set(range(1, PER_PAPER + 1))

@@ -174,20 +174,23 @@ def _free_strips(
             if x - start >= narrowest:
                 strips.append((start, x))
             start = None
-    return body, [_in_strip(body, cover, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+    whole = _coverage(words, width) if strips else cover
+    return body, [_in_strip(words, whole, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
 
 
-def _in_strip(body: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
+def _in_strip(words: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
     """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or, where a word crosses that, the
     strip's least-crossed part if that stands nearer the text's middle (two columns are as wide). A strip that the
     allowance lets a word or two cross can reach far into a sparse column (a short last page; a page of short option
     lines under a few full ones): the lines that reach the column's edge stay in their column; a row running across
-    the page, crossing the true gutter, stays one row."""
+    the page, crossing the true gutter, stays one row. ``words`` and their ``cover`` include the margins' (a page
+    set without running heads holds text there; a running head or page number centred on the gutter covers every
+    part of the strip alike)."""
     middle = (a + b) / 2
-    if not any(w.x0 < middle < w.x1 for w in body):
+    if not any(w.x0 < middle < w.x1 for w in words):
         return middle
     least = _least_covered(cover[a:b], a)
-    centre = (min(w.x0 for w in body) + max(w.x1 for w in body)) / 2
+    centre = (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
     return least if abs(least - centre) < abs(middle - centre) else middle
 
 
