@@ -14,6 +14,10 @@ from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, question
 from curation.parse.paper import parse_paper
 
 SERIF, SANS = FONTS
+pytestmark = [
+    pytest.mark.realdata,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)"),
+]
 
 CASES = [
     # a ruled table's row labels centred beside cells of two lines, sharing no baseline with them: never read as a
@@ -47,8 +51,6 @@ CASES = [
 ]
 
 
-@pytest.mark.realdata
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
 @pytest.mark.parametrize("house, start, font", CASES)
 def test_papers_printed_by_a_browser_parse_back_as_printed(house, start, font, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
@@ -56,8 +58,6 @@ def test_papers_printed_by_a_browser_parse_back_as_printed(house, start, font, t
         q, h, p, font, headings))
 
 
-@pytest.mark.realdata
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
 def test_a_figure_beside_the_left_columns_lines_is_no_gap_to_read_them_across_the_page(tmp_path):
     """A first page whose columns are balanced above a question set across the page with no line crossing the gutter
     (its stem, a narrow table and short options): the page is read again, and the reading that takes the left
@@ -72,8 +72,6 @@ def test_a_figure_beside_the_left_columns_lines_is_no_gap_to_read_them_across_th
     assert [n for n in questions_off(items, questions, house) if n <= 8] == []
 
 
-@pytest.mark.realdata
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
 def test_a_page_of_short_lines_keeps_its_gutter_where_no_word_crosses(tmp_path):
     """Two subjects under headings, boxes, listings and option tables, justified: a page whose left column holds
     mostly short lines (options, a box's items) lets the strip that a word or two may cross reach far into that
@@ -86,8 +84,6 @@ def test_a_page_of_short_lines_keeps_its_gutter_where_no_word_crosses(tmp_path):
         q, h, p, SANS, headings))
 
 
-@pytest.mark.realdata
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)")
 def test_a_short_last_page_starting_in_the_top_margin_keeps_its_gutter_and_its_questions(tmp_path):
     """The last page, its columns balanced short and set from the top margin (no running heads): the body's left
     column holds only a box, a table and short options, so the strip beside it reached far left, and the stem lines

@@ -155,8 +155,8 @@ def _body(words: Sequence[Word], height: float) -> list[Word]:
 def _free_strips(
     words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0
 ) -> tuple[list[Word], list[float]]:
-    """The body words, and the middle of every vertical strip near the middle of the page that next to no body word
-    crosses (at least ``narrowest`` points wide; the middle of its part that the fewest cross), widest first."""
+    """The body words, and where the gutter stands (``_in_strip``) in every vertical strip near the middle of the page
+    that next to no body word crosses (at least ``narrowest`` points wide), widest first."""
     body = _body(words, height)
     if len(body) < 20:
         return body, []
@@ -174,7 +174,9 @@ def _free_strips(
             if x - start >= narrowest:
                 strips.append((start, x))
             start = None
-    whole = _coverage(words, width) if strips else cover
+    if not strips:
+        return body, []
+    whole = _coverage(words, width)
     return body, [_in_strip(words, whole, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
 
 

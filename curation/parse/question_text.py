@@ -48,8 +48,9 @@ def question_text(
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
     regions = regions_of(block.lines)
+    # level_beside over the whole question: its stem's lines and its options' (a marker centred beside its cells)
     tabular = (
-        looks_tabular(stem_lines) or set_in_cells(block, run) or level_beside(block.lines) or _side_by_side(regions)
+        looks_tabular(stem_lines) or level_beside(block.lines) or set_in_cells(block, run) or _side_by_side(regions)
     )
     stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions, rules, markers)
     if not block.passage:
@@ -57,7 +58,7 @@ def question_text(
     shared = Block(0, block.part, None, [])
     for line in block.passage:
         shared.add(line)
-    tabular = looks_tabular(block.passage)
+    tabular = looks_tabular(block.passage) or level_beside(block.passage)
     passage, more, _ = _with_tables(doc, words, shared.tokens, tabular, regions_of(block.passage), rules)
     return f"{passage}\n{stem}", more + tables, in_rows
 

@@ -16,9 +16,8 @@ ROW_GAP = 0.5  # ems: wider than a word space, as the gaps of two rows of one ta
 def looks_tabular(lines: Sequence[Line]) -> bool:
     """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with three or
     more groups split by gaps over 0.8 em, two with two groups split by a gap of three em (a two-column table:
-    "세무조정내역    금액"), two lines close together split alike, as many gaps over half an em in each, each
-    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type), or
-    two lines side by side on different baselines (``level_beside``)."""
+    "세무조정내역    금액"), or two lines close together split alike, as many gaps over half an em in each, each
+    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type)."""
     rows = two_columns = 0
     cuts = []  # per line, where its gaps over half an em run
     for line in lines:
@@ -27,7 +26,7 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
         two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
         # from the column's edge: a table set across a column break stands at the same place in both columns
         cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > ROW_GAP * a.size])
-    return rows >= 2 or two_columns >= 2 or _split_alike(cuts) or level_beside(lines)
+    return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
 
 
 def level_beside(lines: Sequence[Line], within: int = 3) -> bool:
