@@ -354,17 +354,19 @@ def test_hwp_errors_name_the_hwp_file(tmp_path):
     assert ".pdf" not in message
 
 
-def test_hwp_rejects_name_the_text_line(tmp_path):
+@pytest.mark.parametrize("numbered", ["{n}. 문제 {n}", "【문 {n}】 문제 {n}"])  # the courts' papers bracket theirs
+def test_hwp_rejects_name_the_text_line(tmp_path, numbered):
     lines: list[str] = []
     for n in range(1, 7):
-        lines.append(f"{n}. 문제 {n}")
+        lines.append(numbered.format(n=n))
         if n != 4:
             lines.extend(f"{m} 답 {k}" for k, m in enumerate("①②③④⑤", start=1))
     result = parse(_hwp_with_paragraphs(tmp_path / "paper.hwp", lines))[0]
     assert [i.number for i in result.items] == [1, 2, 3, 5, 6]
+    assert [i.question for i in result.items] == [f"문제 {n}" for n in (1, 2, 3, 5, 6)]
     (reject,) = result.rejects
     assert reject.number == 4 and reject.page is None and reject.source == str(tmp_path / "paper.hwp")
-    assert "HWP text line 19 ('4. 문제 4')" in reject.detail
+    assert f"HWP text line 19 ({numbered.format(n=4)!r})" in reject.detail
 
 
 # ---- answers where the key reads ---------------------------------------------------------------------------

@@ -31,6 +31,8 @@ CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
     # column holds one line that ends the last option (its first word had fallen into the left column; the line
     # alone, defining its column's bounds, looked centred in it and closed the question)
     ("two columns, A4, options 가.-마., boxes", 360),
+    # numbered "【문 1】" as the courts' papers (법무사) are
+    ("two columns, B4, 【문 1】, five options, boxes", 40),
 ]
 
 

@@ -136,7 +136,7 @@ _OCR_FURNITURE_SIMILARITY = 0.7
 _OCR_FURNITURE_MIN_CHARS = 8
 
 
-_QUESTION_START = re.compile(r"^(문제?)?#[.)]")
+_QUESTION_START = re.compile(r"^(?:[【\[〔［]?문제?)?#[.)】\]〕］]")
 
 
 # "회계학 ①형 9/16": a running head or foot ends (or starts) with the page's number out of the paper's pages.

@@ -16,7 +16,7 @@ from curation.readers.words import Line
 
 # The opening sentence: up to its first "...시오" ("답하시오", "고르시오"), or its first two lines.
 _SENTENCE = re.compile(r"^.*?시오")
-_RANGE = re.compile(r"(\d{1,3})\s*번?\s*[~∼～\-–]\s*(?:문\s*)?(\d{1,3})")
+_RANGE = re.compile(r"(\d{1,3})\s*번?\s*\.?\s*[~∼～\-–]\s*(?:문\s*)?(\d{1,3})")
 # "31번과 32번", "물음 23과 24", "5, 6, 7번", "문 8 및 문 9": numbers joined as a list; or one "31번".
 _LISTED = re.compile(
     r"(?<![\d.,x])\d{1,3}(?:\s*번)?(?:\s*(?:과|와|및|,|ㆍ|·)\s*(?:문\s*)?\d{1,3}(?:\s*번)?)+(?![\d,.])|(?<![\d.,x])\d{1,3}\s*번"

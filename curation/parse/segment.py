@@ -33,7 +33,11 @@ from curation.parse.line_relations import continues, opens_another_column, runs_
 from curation.parse.passages import Passage, opened, serves
 from curation.readers.words import Line, Word, circled_value
 
-START = re.compile(r"^(?:문(?:제)?\s*)?(\d{1,3})\s*([.)])(?!\d)\s*")
+# A question's number: "1.", "1)", "문 1.", or in brackets with 문 as the courts' papers print it ("【문 1】"; the
+# essay papers' "【문제 1】" stays out: an essay question is no item).
+START = re.compile(
+    r"^(?:[【\[〔［]\s*(?=문\s*\d{1,3}\s*[】\]〕］]))?(?:문(?:제)?\s*)?(\d{1,3})\s*([.)]|[】\]〕］])(?!\d)\s*"
+)
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
@@ -47,8 +51,11 @@ _AMOUNT = re.compile(r"[￦₩$€¥£%]|\d,\d{3}")
 _NUMBER_CELL = re.compile(r"^[^가-힣]*[가-힣]?[^가-힣]*$")
 # A line of at most this many characters is a mark ("- 끝 -", "(끝)"), not running text.
 _MARK = 4
-# A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)").
-_PASSAGE_OPENING = re.compile(r"^(?:※|[\[(<〈]\s*\d{1,3}\s*[~∼～\-–]\s*\d{1,3}\s*[\])>〉])")
+# A shared passage opens with a note (※) or with the range of questions it serves ("[31~32]", "(31～32)",
+# "[문 2.～문 4.]").
+_PASSAGE_OPENING = re.compile(
+    r"^(?:※|[\[(<〈【]\s*(?:문\s*)?\d{1,3}\s*\.?\s*[~∼～\-–]\s*(?:문\s*)?\d{1,3}\s*\.?\s*[\])>〉】])"
+)
 # A heading set between a pair of ornaments ("◆ 운동생리학(70) ◆"): the name is what they enclose.
 _ORNAMENTED = re.compile(r"^([◆◇■□★☆])(.+)\1$")
 

@@ -37,7 +37,7 @@ _UNMAPPED_JAMO = re.compile(r"[\u1100-\u11ff]")
 class House:
     """One house layout: page size, columns, type, numbering and how options are set."""
 
-    numbering: str  # "dot" (1.), "mun" (문 1.), "paren" (1))
+    numbering: str  # "dot" (1.), "mun" (문 1.), "paren" (1)), "bracket" (【문 1】, as the courts' papers number)
     page: tuple[float, float]
     columns: int
     gutter: float
@@ -62,7 +62,7 @@ class House:
         return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
 
     def number(self, n: int) -> str:
-        return {"dot": f"{n}.", "mun": f"문 {n}.", "paren": f"{n})"}[self.numbering]
+        return {"dot": f"{n}.", "mun": f"문 {n}.", "paren": f"{n})", "bracket": f"【문 {n}】"}[self.numbering]
 
     @property
     def column_width(self) -> float:
@@ -84,6 +84,8 @@ HOUSES = {
                                                         boxes=True, passages=True),
     "two columns, A4, options 가.-마., boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, "hangul",
                                                    boxes=True),
+    "two columns, B4, 【문 1】, five options, boxes": House("bracket", (728, 1031), 2, 30, 45, 10, 1.5, 24, 8, False, 12,
+                                                       boxes=True),
 }
 
 
