@@ -285,6 +285,20 @@ def test_a_centred_line_is_a_heading_only_between_questions_and_only_a_name():
 
 
 @pytest.mark.parametrize(
+    "text, number",
+    [("1. 다음 중", 1), ("문 12. 다음 중", 12), ("문제 3) 다음", 3), ("12.「경찰법」상", 12), ("【문 1】다음 중", 1),
+     ("【 문 25 】 다음", 25), ("[문 3] 다음", 3), ("〔문 4〕 다음", 4), ("10.5 이상인 것은", None),
+     ("【문제 1】 (25점)", None), ("【헌 법 25문】", None), ("[1~3] 다음 글을 읽고", None), ("[문 2.～문 4.] 밑줄", None)],
+)
+def test_a_question_opens_with_its_number_as_papers_print_it(text, number):
+    """Essay papers' 【문제 1】, subject headings in brackets and passage ranges open no question."""
+    from curation.parse.question_start import START
+
+    found = START.match(text)
+    assert (int(found.group(1)) if found else None) == number
+
+
+@pytest.mark.parametrize(
     "text, name",
     [("보건의약관계법규", True), ("운동생리학 (70)", True), ("제1과목 : 회계학", True), ("｢상법｣ 보험편", True),
      ("사회복지기초(인간행동과 사회환경)", True), ("㈜민국 ￦30,000 ￦20,000", False), ("구분 20x1년 20x2년", False),

@@ -33,6 +33,8 @@ CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
     ("two columns, A4, options 가.-마., boxes", 360),
     # numbered "【문 1】" as the courts' papers (법무사) are
     ("two columns, B4, 【문 1】, five options, boxes", 40),
+    # options labelled (1)-(5), statutes' ① ② ③ in stems
+    ("two columns, A4, options (1)-(5), boxes", 120),
 ]
 
 

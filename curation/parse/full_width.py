@@ -7,7 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
-from curation.parse.segment import START
+from curation.parse.question_start import START
 from curation.readers.words import Line, Word, circled_value
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it

@@ -33,7 +33,7 @@ from curation.parse.figures import PageCropper, figure_boxes, has_figure_candida
 from curation.parse.fractions import stack_fractions
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
-from curation.parse.hangul_labels import circled_hangul_labels, labels_options, relabelled
+from curation.parse.labelled_options import circled_labels, labels_options, relabelled
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.question_text import Region, question_text, regions_of
@@ -104,7 +104,7 @@ def parse_paper(
     with doc, SecondReading(path, enabled=check_tables) as second:
         rules = PageRules(doc, getattr(ocr, "rules", {}))
         printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
-        pages = circled_hangul_labels(printed)
+        pages = circled_labels(printed)
         laid = lay_out(pages, getattr(ocr, "gutters", None))
         relabel = relabelled if labels_options(printed) else None
         reading = read_in_order(pages, laid, running_subjects(laid), relabel, figures)

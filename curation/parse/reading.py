@@ -23,7 +23,8 @@ from curation.parse.blocks import Block
 from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.layout import gutters, one_column, order_page, spread_middle
-from curation.parse.segment import START, Segmented, segment
+from curation.parse.question_start import START
+from curation.parse.segment import Segmented, segment
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word, circled_value
 
@@ -100,7 +101,7 @@ def read_in_order(
 ) -> Reading:
     """The paper laid out (``laid``) read in the order that keeps its invariants; ``words`` are what a page's
     other readings are made from, and ``relabel`` writes a reading's option labels as markers where the paper
-    labels its options otherwise (``curation.parse.hangul_labels``); ``figures``, per page, the boxes of its figures
+    labels its options otherwise (``curation.parse.labelled_options``); ``figures``, per page, the boxes of its figures
     (a figure fills its column: no gap beside it for another reading to take lines across)."""
     first = _segmented(laid, running)
     suspects = _suspect_pages(first[1], laid, relabel is not None)

@@ -39,7 +39,7 @@ from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confi
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.meta import read_meta
 from curation.parse.paper import ParseResult, parse_paper
-from curation.parse.segment import START
+from curation.parse.question_start import START
 from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
 from curation.readers.guard import Limits, check_pdf_limits

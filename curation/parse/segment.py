@@ -2,7 +2,7 @@
 
 Works on ``Line`` objects only (text layer or OCR alike). The rules follow how exam papers are set:
 
-- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``문제 1.``, ``1)``) at the column's left
+- A question starts on a line that begins with its number (``1.``, ``문 1.``, ``문제 1.``, ``1)``, ``【문 1】``) at the column's left
   edge. Numbers run on by one; they may start anywhere (a paper holding Q41-80) and restart at 1 after a
   subject heading (KSPO papers number each subject 1-20).
 - A new number is only believed once the current question has its options, so enumerations and quoted
@@ -31,13 +31,9 @@ from typing import Sequence
 from curation.parse.blocks import MAX_OPTIONS, Block
 from curation.parse.line_relations import continues, opens_another_column, runs_on
 from curation.parse.passages import Passage, opened, serves
+from curation.parse.question_start import START, question_start
 from curation.readers.words import Line, Word, circled_value
 
-# A question's number: "1.", "1)", "문 1.", or in brackets with 문 as the courts' papers print it ("【문 1】"; the
-# essay papers' "【문제 1】" stays out: an essay question is no item).
-START = re.compile(
-    r"^(?:[【\[〔［]\s*(?=문\s*\d{1,3}\s*[】\]〕］]))?(?:문(?:제)?\s*)?(\d{1,3})\s*([.)]|[】\]〕］])(?!\d)\s*"
-)
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
 # Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
@@ -67,26 +63,6 @@ class Segmented:
     options: int  # the paper's option count
     # Questions printed before the paper's question 1: an erratum or notice quoting them, set aside unread.
     notices: list[Block] = field(default_factory=list)
-
-
-def _start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
-    """(number, words consumed, remainder word) when the line begins with a question number."""
-    m = START.match(line.text)
-    if not m or line.x0 - colmin > max(6.0, 0.8 * line.size):
-        return None
-    prefix = m.group(0).replace(" ", "")
-    taken = ""
-    for i, word in enumerate(line.words):
-        taken += word.text
-        if len(taken) >= len(prefix):
-            rest = taken[len(prefix) :]
-            if rest:
-                w = line.words[i]
-                cut = w.x0 + (w.x1 - w.x0) * (1 - len(rest) / len(w.text))
-                remainder = Word(cut, w.y0, w.x1, w.y1, rest, w.size, w.page, w.space_after, w.conf, w.repairs)
-                return int(m.group(1)), i + 1, remainder
-            return int(m.group(1)), i + 1, None
-    return None
 
 
 def _key(text: str) -> str:
@@ -216,7 +192,7 @@ def _segment(
             return
         (blocks if block.complete else incomplete).append(block)
 
-    starts = [_start(line, colmin[(line.page, line.column)]) for line in lines]
+    starts = [question_start(line, colmin[(line.page, line.column)]) for line in lines]
 
     def resumes_at(number: int, at: int) -> bool:
         """After a page read wrong (or missing), a higher number resumes the paper when the two numbers after

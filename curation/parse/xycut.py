@@ -18,7 +18,7 @@ from __future__ import annotations
 from statistics import median
 from typing import Sequence
 
-from curation.parse.segment import START
+from curation.parse.question_start import START
 from curation.readers.words import Line, Word, group_lines
 
 _GAP_EM = 1.0  # the narrowest free strip, in em, that splits a band into columns

@@ -1,7 +1,7 @@
 """What the HWP 5 and HWPX readers share: the paper as lines with their type size, tables as lines (a one-cell
 box as its text, a label-led layout row as one line, a grid as Markdown rows, a layout table of options as one
 line per option), equation scripts as inline text, and the final clean-up of every line (tabs to spaces, NFC,
-blank lines dropped). Options labelled 가.-라. are the parser's to read (curation.parse.hangul_labels)."""
+blank lines dropped). Options labelled 가.-라. are the parser's to read (curation.parse.labelled_options)."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ class House:
     option_indent: float
     rows: bool  # options several to a row where they fit
     gap: float  # space above each question
-    labels: str = "circled"  # "circled" (①-⑤) or "hangul" (가.-마.)
+    labels: str = "circled"  # "circled" (①-⑤), "hangul" (가.-마.) or "paren" ((1)-(5))
     boxes: bool = False  # five options, and a ruled box under every second stem
     passages: bool = False  # a shared passage before every fifth question, for it and the next
     figures: bool = False  # a raster figure under every sixth stem, from the fifth
@@ -59,7 +59,7 @@ class House:
     bands: bool = False  # two columns: every tenth question, from the sixth, set across the page where it falls
 
     def label(self, k: int) -> str:
-        return CIRCLED[k] if self.labels == "circled" else f"{HANGUL_LABELS[k]}."
+        return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
 
     def number(self, n: int) -> str:
         return {"dot": f"{n}.", "mun": f"문 {n}.", "paren": f"{n})", "bracket": f"【문 {n}】"}[self.numbering]
@@ -86,6 +86,8 @@ HOUSES = {
                                                    boxes=True),
     "two columns, B4, 【문 1】, five options, boxes": House("bracket", (728, 1031), 2, 30, 45, 10, 1.5, 24, 8, False, 12,
                                                        boxes=True),
+    "two columns, A4, options (1)-(5), boxes": House("dot", (595, 842), 2, 24, 40, 9.5, 1.45, 14, 6, False, 9, "paren",
+                                                    boxes=True),
 }
 
 

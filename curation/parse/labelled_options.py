@@ -1,8 +1,9 @@
-"""Options labelled 가. 나. 다. 라. (마.) instead of ①-⑤, as some papers print them (the KSPO papers of 2015):
-on a paper that does not circle its options (fewer ①s than 가. labels: a statute's paragraph marks in a stem are
-no options), each question's last ordered run of such labels that open lines (or stand after a gap, options set
-two to a row) becomes the parser's markers ①..⑤, for PDF and HWP papers alike (the HWP lines reach the parser
-typeset). A paper with circled options keeps its words, so its 가. 나. lists stay text."""
+"""Options labelled 가. 나. 다. 라. (마.) or (1) (2) (3) (4) (5) instead of ①-⑤, as some papers print them (the KSPO
+papers of 2015 the first): on a paper that does not circle its options (fewer ①s than first labels, 가. or (1): a
+statute's paragraph marks in a stem are no options), each question's last ordered run of labels of one kind that
+open lines (or stand after a gap, options set two to a row) becomes the parser's markers ①..⑤, for PDF and HWP
+papers alike (the HWP lines reach the parser typeset). A paper with circled options keeps its words, so its 가. 나.
+and (1) (2) lists stay text."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from dataclasses import replace
 from typing import Sequence
 
 from curation.parse.layout import order_pages
-from curation.parse.segment import START
+from curation.parse.question_start import START
 from curation.readers.words import CIRCLED, Line, Word
 
 LABELS = "가나다라마"
-_LABEL = re.compile(r"^([가나다라마])[.)]$")
+_LABEL = re.compile(r"^(?:([가나다라마])[.)]|\(([1-5])\))$")
 MIN_RUN = 4  # 가 to 라 at least: a run of options, not a list of two or three in a stem
 
 Page = tuple[list[Word], float, float]
@@ -24,11 +25,18 @@ Page = tuple[list[Word], float, float]
 def labels_options(pages: Sequence[Page]) -> bool:
     """Whether a paper labels its options 가. 나. 다. 라.: some 가. labels and fewer ①s (a paper that circles its
     options has a ① for every question, more than the 가. lists of its stems)."""
-    openings = sum(1 for words, _, _ in pages for w in words if _LABEL.match(w.text) and w.text[0] == "가")
+    openings = sum(1 for words, _, _ in pages for w in words if (label := _label(w.text)) and label[1] == 0)
     return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
 
 
-def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
+def _label(text: str) -> tuple[str, int] | None:
+    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2); None for any other word."""
+    if not (m := _LABEL.match(text)):
+        return None
+    return ("가", LABELS.index(m.group(1))) if m.group(1) else ("(", int(m.group(2)) - 1)
+
+
+def circled_labels(pages: Sequence[Page]) -> list[Page]:
     """``pages`` with each option label of a question's last run, in the paper's columns as first laid out, written
     as its circled marker; the same pages where the paper circles its options or labels none."""
     if not labels_options(pages):
@@ -41,7 +49,7 @@ def circled_hangul_labels(pages: Sequence[Page]) -> list[Page]:
 
 
 def relabelled(lines: list[Line]) -> list[Line]:
-    """A page's lines in another reading (made of the words ``circled_hangul_labels`` wrote) with the labels that
+    """A page's lines in another reading (made of the words ``circled_labels`` wrote) with the labels that
     reading makes a question's options written as circled markers too: a question whose options the first
     reading wrote as markers keeps its labels as text."""
     found = _option_labels(lines, marked=True)
@@ -60,7 +68,7 @@ def _circled(word: Word, found: dict[int, int]) -> Word:
 
 def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     """``id`` of each label word of the last ordered run of each question (a list labelled 가. 나. in its stem
-    stays text), with its option index (0 for 가). Each later label of a run opens a line at the 가.'s indent
+    stays text), with its option index (0 for 가. or (1)). Each later label of a run opens a line at the 가.'s indent
     in its column or stands in a row that one of the run opened: a sentence's "다." wrapped to a line's start
     is text. A run cut short by another question or run (lines read out of order: a question set across the page
     read into a column, the column beside it read after it) goes on at the next label that opens a line at its
@@ -94,26 +102,27 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     def at(offset: float, anchor: float, word: Word) -> bool:
         return abs(offset - anchor) <= max(3.0, 0.6 * word.size)
 
+    def follows(held: list[Word], label: tuple[str, int]) -> bool:
+        """Whether ``label`` is the next of the run ``held`` (the same kind, the next index)."""
+        first = _label(held[0].text) if held else None
+        return first is not None and label == (first[0], len(held))
+
     for line in lines:
         if START.match(line.text):
             end_question()
         for k, word in enumerate(line.words):
             circled = circled or word.text == CIRCLED[0]
-            if not (_LABEL.match(word.text) and _opens(line.words, k)):
+            if not ((label := _label(word.text)) and _opens(line.words, k)):
                 continue
             offset = word.x0 - edges[(line.page, line.column)]
-            if word.text[0] == "가":
+            if label[1] == 0:
                 end_run()
                 run.append(word)
                 rows, indent = {id(line)}, offset
-            elif run and len(run) < len(LABELS) and word.text[0] == LABELS[len(run)] and (
-                id(line) in rows or (k == 0 and at(offset, indent, word))
-            ):
+            elif follows(run, label) and (id(line) in rows or (k == 0 and at(offset, indent, word))):
                 run.append(word)  # at the 가.'s indent in its column, or in a row that a label of the run opened
                 rows.add(id(line))
-            elif cut and len(cut) < len(LABELS) and word.text[0] == LABELS[len(cut)] and k == 0 and at(
-                offset, cut_indent, word
-            ):
+            elif follows(cut, label) and k == 0 and at(offset, cut_indent, word):
                 cut.append(word)
                 if len(cut) >= MIN_RUN:
                     found.update({id(w): i for i, w in enumerate(cut)})

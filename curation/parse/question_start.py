@@ -1,0 +1,33 @@
+"""Where a question starts: a line that opens with its number, printed as papers print it."""
+
+from __future__ import annotations
+
+import re
+
+from curation.readers.words import Line, Word
+
+# A question's number: "1.", "1)", "문 1.", or in brackets with 문 as the courts' papers print it ("【문 1】"; the
+# essay papers' "【문제 1】" stays out: an essay question is no item).
+START = re.compile(
+    r"^(?:[【\[〔［]\s*(?=문\s*\d{1,3}\s*[】\]〕］]))?(?:문(?:제)?\s*)?(\d{1,3})\s*([.)]|[】\]〕］])(?!\d)\s*"
+)
+
+
+def question_start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
+    """(number, words consumed, remainder word) when the line begins with a question number."""
+    m = START.match(line.text)
+    if not m or line.x0 - colmin > max(6.0, 0.8 * line.size):
+        return None
+    prefix = m.group(0).replace(" ", "")
+    taken = ""
+    for i, word in enumerate(line.words):
+        taken += word.text
+        if len(taken) >= len(prefix):
+            rest = taken[len(prefix) :]
+            if rest:
+                w = line.words[i]
+                cut = w.x0 + (w.x1 - w.x0) * (1 - len(rest) / len(w.text))
+                remainder = Word(cut, w.y0, w.x1, w.y1, rest, w.size, w.page, w.space_after, w.conf, w.repairs)
+                return int(m.group(1)), i + 1, remainder
+            return int(m.group(1)), i + 1, None
+    return None
