@@ -98,3 +98,19 @@ def test_a_short_last_page_starting_in_the_top_margin_keeps_its_gutter_and_its_q
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n >= 7] == []
     assert set(items) | {reject.number for reject in result.rejects} == set(range(1, PER_PAPER + 1))
+
+
+def test_a_question_set_across_the_page_under_columns_that_open_in_the_top_margin_keeps_its_short_first_line(tmp_path):
+    """No running heads: a page's columns open in its top margin, balanced above a question set across the page whose
+    first line (its number and a short stem) falls short of the gutter. The right column's lines up there are no
+    body, so the gap beside that first line, from them down to the question's first full-width line, was never
+    looked at: the line was read as the left column's last, and the right column's lines (the foot of the last
+    question's last option) went into its stem (questions 15 and 16). And an option's wrapped line set at a hanging
+    indent short of the option's text, a little more than a paragraph's line pitch under it, looked centred in its
+    column and was dropped as a notice (question 24's last option)."""
+    house = House("dot", (728, 1031), 2, 24, 55, 11, 1.6, 12, 12, True, 6, "circled", True, True, True, True, True,
+                  bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[485 : 485 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (15, 16, 24)] == []

@@ -231,8 +231,9 @@ def order_page(
     if body and (inner or beside_gaps):
         left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
         right_lines = group_lines([w for w in body if w.xc >= gutter], page, gutter, width, 1) if inner else []
+        head = [w for w in words if w.y0 + w.y1 <= 2 * height * _MARGIN]  # the right column may open in the margin
         spans = merge(
-            spans + lines_beside_gaps(body, left_lines, gutter, inner, beside_gaps, figures)
+            spans + lines_beside_gaps(head + body, left_lines, gutter, inner, beside_gaps, figures)
             + lines_under_rows(left_lines, right_lines, inner)
         )
 

@@ -4,7 +4,7 @@ Segmentation asks these to tell a paragraph's next line from a heading or notice
 
 from __future__ import annotations
 
-from curation.readers.words import Line
+from curation.readers.words import Line, circled_value
 
 # The widest gap (in line heights) between two lines of one paragraph that a heading could not stand in.
 _PARAGRAPH_GAP = 0.6
@@ -18,15 +18,18 @@ def same_type(previous: Line, line: Line) -> bool:
 def continues(previous: Line, line: Line) -> bool:
     """A line wrapped from one above it: next in the same column at the line pitch (or beside it, a cell of
     the same table row), starting where a word of the line above starts (its first word, the text after an
-    option marker, an option's second cell). A wrapped option can fall centred in its column (an indented
-    full-width line, a short last line under an option's second cell); a heading stands apart from what is
-    above it."""
+    option marker, an option's second cell), or, under an option, at a hanging indent between its marker and its
+    text. A wrapped option can fall centred in its column (an indented full-width line, a short last line under an
+    option's second cell); a heading stands apart from what is above it."""
     if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
         return False  # a heading or notice set in another size stands apart, wherever it starts
     gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
     if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
         return False
-    return any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words)
+    if any(abs(line.x0 - word.x0) <= 0.2 * line.size for word in previous.words):
+        return True
+    marker, *text = previous.words
+    return circled_value(marker.text) is not None and bool(text) and marker.x0 + 0.3 * line.size < line.x0 < text[0].x0
 
 
 def runs_on(previous: Line, line: Line) -> bool:
