@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from curation.parse.question_start import START
-from curation.readers.words import Line, Word, circled_value
+from curation.readers.words import Line, Word, circled_value, group_lines
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _DISPLAY = 1.5  # times the page's commonest type size: a title in display type
@@ -64,6 +64,7 @@ def lines_beside_gaps(
     if not right or not rows or not (spans or everywhere):
         return []
     tall = _TALL_GAP * float(np.median([w.height for w in words]))
+    numbered_right = [(row.yc, n) for row in group_lines(right, rows[0].page, gutter, gutter, 1) if (n := _number(row))]
     covered = merge([(w.y0, w.y1) for w in right] + [(y0, y1) for x0, y0, _, y1 in figures if x0 >= gutter - 1])
     found = []
     for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
@@ -79,7 +80,8 @@ def lines_beside_gaps(
             below = next((row for row in rows if row.yc > b), None)
             if below is not None and not _opens_beside(right, below):
                 below = None  # the question may go on across the page (a table's head: "(가)" beside "(나)")
-            taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, opened[-1] if opened else None)
+            last = (opened[-1] if opened else None, next((n for yc, n in reversed(numbered_right) if yc < a), None))
+            taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, last)
         else:
             taken = _over_a_row(inside, above, span)
         found += [(row.y0, row.y1) for row in taken]
@@ -138,7 +140,7 @@ def _wider_reading(
     gap: tuple[float, float],
     edge: tuple[float, float],
     tall: float,
-    last_above: int | None,
+    last: tuple[int | None, int | None],
 ) -> list[Line]:
     """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
     above, set close under it (a column balanced a line longer than its neighbour), and none of a question that goes
@@ -152,8 +154,11 @@ def _wider_reading(
       first does not (the left column's last question, going on atop the right column, opens in the gap too);
     - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
       ``tall`` or less under it and a line at most under the left column's text above, numbered other than next to
-      the left column's last question above (``last_above``: a last page's left column going on under a short right
-      column holds more, or opens several, or opens further down, or goes on with the next number).
+      the left column's last question above (``last``: the last numbers above the gap in the left column and in the
+      right one; a last page's left column going on under a short right column holds more, or opens several, or
+      opens further down, or goes on with the next number); or, anywhere under it, the last question that opens
+      there if it is numbered next to the right column's last and not to the left column's question before it (a
+      question set across the page at the page's foot, its stem all that fits before the page turns).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
     ``edge`` (where its lines end: their tenth highest percentile, their furthest), or fewer than two reach to
     within an em and a half of it (the wrapped lines beside a figure do)."""
@@ -165,8 +170,14 @@ def _wider_reading(
     if span is not None:
         return inside[numbered[-1] if numbered else k :]
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
+        left_last, right_last = last
         under = len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
-        k = k if under and _number(inside[k]) != (last_above or -1) + 1 else len(inside)
+        if not (under and _number(inside[k]) != (left_last or -1) + 1):
+            before = _number(inside[numbered[-2]]) if len(numbered) > 1 else left_last
+            at_foot = bool(numbered) and right_last is not None and (
+                _number(inside[numbered[-1]]) == right_last + 1 != (before or -1) + 1
+            )
+            k = numbered[-1] if at_foot else len(inside)
     elif len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
         pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
         k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)

@@ -229,11 +229,11 @@ def order_page(
     body = _body(words, height) if bands and (spans or beside_gaps) else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
     if body and (inner or beside_gaps):
-        left_lines = group_lines([w for w in body if w.xc < gutter], page, 0.0, gutter, 0)
-        right_lines = group_lines([w for w in body if w.xc >= gutter], page, gutter, width, 1) if inner else []
-        head = [w for w in words if w.y0 + w.y1 <= 2 * height * _MARGIN]  # the right column may open in the margin
+        # all the words: the columns may open and close in the margins (papers without running heads or feet)
+        left_lines = group_lines([w for w in words if w.xc < gutter], page, 0.0, gutter, 0)
+        right_lines = group_lines([w for w in words if w.xc >= gutter], page, gutter, width, 1) if inner else []
         spans = merge(
-            spans + lines_beside_gaps(head + body, left_lines, gutter, inner, beside_gaps, figures)
+            spans + lines_beside_gaps(words, left_lines, gutter, inner, beside_gaps, figures)
             + lines_under_rows(left_lines, right_lines, inner)
         )
 

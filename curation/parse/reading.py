@@ -187,7 +187,7 @@ def page_faults(
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
     faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
     faults += sum(option_faults(block, seg.options) for block in seg.blocks)
-    faults += sum(1 for block in seg.incomplete if _out_of_order(block))
+    faults += sum(1 for block in seg.incomplete if _out_of_order(block, goes_on and block is numbered[-1]))
     if numbered:
         held = {id(line) for block in numbered for line in block.lines}
         faults += sum(
@@ -228,10 +228,11 @@ def _short(block: Block, options: int, last: bool = False) -> bool:
     return len(block.markers) - block.markers.index(run[0]) < options
 
 
-def _out_of_order(block: Block) -> bool:
+def _out_of_order(block: Block, cut: bool = False) -> bool:
     """Markers that do not go up (①②④③: a row of options read across a gutter; ①②③③: a misprint), where a
-    question has no run of options; markers that go up are a passage's numbered parts."""
-    return any(b.value <= a.value for a, b in zip(block.markers, block.markers[1:]))
+    question has no run of options; markers that go up are a passage's numbered parts. A question ``cut`` by the
+    page's end may open its options after such parts (a box's ① ② ③, then ① ② before the page turns)."""
+    return any(b.value <= a.value and not (cut and b.value == 1) for a, b in zip(block.markers, block.markers[1:]))
 
 
 def option_faults(block: Block, options: int) -> int:
