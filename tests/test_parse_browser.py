@@ -117,24 +117,31 @@ def test_a_question_set_across_the_page_under_columns_that_open_in_the_top_margi
 
 
 @pytest.mark.parametrize(
-    "house, start, font, numbers",
+    "house, start, font, headings, numbers",
     [
         # a question set across the page at a page's foot, its box's statements ① ② ③ and its options ① ② before
         # the page turns: read so, the page was judged out of order (markers going down), and a reading that put the
         # question in the left column, inside question 21's box, broke less and was taken
         (House("dot", (728, 1031), 2, 18, 45, 10.5, 1.45, 12, 0, False, 12, "circled", True, False, True, False, True,
-               bands=True), 62, SANS, (21, 25, 26)),
+               bands=True), 62, SANS, HEADINGS, (21, 25, 26)),
         # a question set across the page at a page's foot, its stem all that fits, in the bottom margin and well
         # under the right column's end: numbered next to the right column's last question, not to the left column's
         # before it, it is read after the right column (it had been read inside the left column, and the questions
         # after it took its options)
         (House("mun", (595, 842), 2, 18, 36, 10, 1.6, 12, 12, True, 12, "circled", False, True, True, True, True,
-               bands=True), 377, SERIF, (13, 15, 16)),
+               bands=True), 377, SERIF, HEADINGS, (13, 15, 16)),
+        # a question set across the page in short lines only, beside a gap of the right column, under the left
+        # column's last option, which stands a little more than a paragraph's line pitch under the option above: the
+        # reading that takes such a question across the page began at that option (no question opens there) and took
+        # nothing; the left column read on, 16 came before 14
+        (House("mun", (728, 1031), 2, 24, 55, 9, 1.6, 12, 8, False, 9, "circled", False, False, True, True, False,
+               bands=True), 261, SERIF, None, (14, 15, 20)),
     ],
 )
-def test_a_question_set_across_the_page_at_a_pages_foot_is_read_after_both_columns(house, start, font, numbers,
-                                                                                       tmp_path):
+def test_a_question_set_across_the_page_is_read_after_the_columns_above_it(
+    house, start, font, headings, numbers, tmp_path
+):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
-    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", font, HEADINGS))
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", font, headings))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in numbers] == []

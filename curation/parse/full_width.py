@@ -178,9 +178,11 @@ def _wider_reading(
                 _number(inside[numbered[-1]]) == right_last + 1 != (before or -1) + 1
             )
             k = numbered[-1] if at_foot else len(inside)
-    elif len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
-        pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
-        k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
+    else:  # the lines before the first that opens a question or a passage end the question above
+        k = next((j for j in range(k, len(inside)) if START.match(inside[j].text) or inside[j].text.startswith("※")), k)
+        if len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
+            pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
+            k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
     ends = [j for j in numbered if j > k]
     taken = inside[k : ends[0] if ends else len(inside)]
     if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
