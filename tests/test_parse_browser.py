@@ -145,3 +145,16 @@ def test_a_question_set_across_the_page_is_read_after_the_columns_above_it(
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", font, headings))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in numbers] == []
+
+
+def test_labels_that_go_on_a_run_the_first_reading_cut_short_are_its_options(tmp_path):
+    """A paper labelling its options 가.-마.: question 22's 가.-라. end a page's left column and its 마. opens the right
+    column, over a question set across the page at the foot in short lines. First read, the page put that question
+    in the left column and 마. after it: 가.-라. were written ①-④, and the reading that puts the page right kept 마. as
+    text (the question held a ① already), so question 22 had four options and 23-25 were lost. Labels that go on a
+    run of markers are options in every reading."""
+    house = House("dot", (595, 842), 2, 18, 55, 10, 1.45, 14, 0, False, 9, "hangul", True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[349 : 349 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (22, 23, 24, 25, 26)] == []

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from curation.parse.layout import order_pages
 from curation.parse.question_start import START
-from curation.readers.words import CIRCLED, Line, Word
+from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 LABELS = "가나다라마"
 _LABEL = re.compile(r"^(?:([가나다라마])[.)]|\(([1-5])\))$")
@@ -29,8 +29,11 @@ def labels_options(pages: Sequence[Page]) -> bool:
     return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
 
 
-def _label(text: str) -> tuple[str, int] | None:
-    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2); None for any other word."""
+def _label(text: str, marked: bool = False) -> tuple[str, int] | None:
+    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for ③;
+    None for any other word."""
+    if marked and (value := circled_value(text)) is not None and value <= len(LABELS):
+        return "①", value - 1
     if not (m := _LABEL.match(text)):
         return None
     return ("가", LABELS.index(m.group(1))) if m.group(1) else ("(", int(m.group(2)) - 1)
@@ -73,7 +76,8 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     is text. A run cut short by another question or run (lines read out of order: a question set across the page
     read into a column, the column beside it read after it) goes on at the next label that opens a line at its
     indent and goes on no run of its own; the reading order is the invariants' to set right
-    (``curation.parse.reading``). With ``marked``, a question that holds a ① already has its options."""
+    (``curation.parse.reading``). With ``marked``, a question that holds a ① already has its options, but for the
+    labels that go on a run of markers (the first reading cut its run short: ①-④, then 마. read elsewhere)."""
     edges = _column_edges(lines)
     found: dict[int, int] = {}
     run: list[Word] = []
@@ -97,22 +101,24 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
         end_run()
         if not (marked and circled):
             found.update({id(w): k for k, w in enumerate(last)})
+        elif last and circled_value(last[0].text) is not None:  # a run the first reading cut short goes on in labels
+            found.update({id(w): k for k, w in enumerate(last) if circled_value(w.text) is None})
         last, circled = [], False
 
     def at(offset: float, anchor: float, word: Word) -> bool:
         return abs(offset - anchor) <= max(3.0, 0.6 * word.size)
 
     def follows(held: list[Word], label: tuple[str, int]) -> bool:
-        """Whether ``label`` is the next of the run ``held`` (the same kind, the next index)."""
-        first = _label(held[0].text) if held else None
-        return first is not None and label == (first[0], len(held))
+        """Whether ``label`` is the next of the run ``held`` (the same kind or after markers, the next index)."""
+        first = _label(held[0].text, marked) if held else None
+        return first is not None and label[1] == len(held) and first[0] in (label[0], "①")
 
     for line in lines:
         if START.match(line.text):
             end_question()
         for k, word in enumerate(line.words):
             circled = circled or word.text == CIRCLED[0]
-            if not ((label := _label(word.text)) and _opens(line.words, k)):
+            if not ((label := _label(word.text, marked)) and _opens(line.words, k)):
                 continue
             offset = word.x0 - edges[(line.page, line.column)]
             if label[1] == 0:
