@@ -7,7 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
-from curation.parse.question_start import START
+from curation.parse.question_start import START, printed_number
 from curation.readers.words import Line, Word, circled_value, group_lines
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
@@ -64,7 +64,6 @@ def lines_beside_gaps(
     if not right or not rows or not (spans or everywhere):
         return []
     tall = _TALL_GAP * float(np.median([w.height for w in words]))
-    numbered_right = [(row.yc, n) for row in group_lines(right, rows[0].page, gutter, gutter, 1) if (n := _number(row))]
     covered = merge([(w.y0, w.y1) for w in right] + [(y0, y1) for x0, y0, _, y1 in figures if x0 >= gutter - 1])
     found = []
     for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
@@ -76,11 +75,13 @@ def lines_beside_gaps(
         if everywhere:  # the left column's right edge: where its lines outside the gap and full-width rows end
             ends = [row.x1 for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
             edge = (float(np.percentile(ends, 90)), max(ends)) if ends else (gutter, gutter)
-            opened = [int(m.group(1)) for row in rows if row.yc < a and (m := START.match(row.text))]
+            opened = [n for row in rows if row.yc < a and (n := printed_number(row.text)) is not None]
             below = next((row for row in rows if row.yc > b), None)
             if below is not None and not _opens_beside(right, below):
                 below = None  # the question may go on across the page (a table's head: "(가)" beside "(나)")
-            last = (opened[-1] if opened else None, next((n for yc, n in reversed(numbered_right) if yc < a), None))
+            right_above = group_lines([w for w in right if w.yc < a], rows[0].page, gutter, gutter, 1)
+            numbered_right = [n for row in right_above if (n := printed_number(row.text)) is not None]
+            last = (opened[-1] if opened else None, numbered_right[-1] if numbered_right else None)
             taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, last)
         else:
             taken = _over_a_row(inside, above, span)
@@ -172,20 +173,20 @@ def _wider_reading(
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
         left_last, right_last = last
         under = len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
-        if not (under and _number(inside[k]) != (left_last or -1) + 1):
-            before = _number(inside[numbered[-2]]) if len(numbered) > 1 else left_last
+        if not (under and printed_number(inside[k].text) != (left_last or -1) + 1):
+            before = printed_number(inside[numbered[-2]].text) if len(numbered) > 1 else left_last
             at_foot = bool(numbered) and right_last is not None and (
-                _number(inside[numbered[-1]]) == right_last + 1 != (before or -1) + 1
+                printed_number(inside[numbered[-1]].text) == right_last + 1 != (before or -1) + 1
             )
             k = numbered[-1] if at_foot else len(inside)
     else:  # the lines before the first that opens a question or a passage end the question above
-        k = next((j for j in range(k, len(inside)) if START.match(inside[j].text) or inside[j].text.startswith("※")), k)
+        k = next((j for j in range(k, len(inside)) if _opens_question_or_passage(inside[j])), k)
         if len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
             pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
             k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
     ends = [j for j in numbered if j > k]
     taken = inside[k : ends[0] if ends else len(inside)]
-    if not taken or not (START.match(taken[0].text) or taken[0].text.startswith("※")):
+    if not taken or not _opens_question_or_passage(taken[0]):
         return []
     if taken[-1] is inside[-1] and below is not None and _close(taken[-1], below) and not START.match(below.text):
         return []  # the question goes on under the gap, beside the right column's next question
@@ -201,8 +202,8 @@ def _opens_beside(right: Sequence[Word], line: Line) -> bool:
     return first is not None and (START.match(first.text) is not None or circled_value(first.text) is not None)
 
 
-def _number(line: Line) -> int | None:
-    return int(m.group(1)) if (m := START.match(line.text)) else None
+def _opens_question_or_passage(line: Line) -> bool:
+    return START.match(line.text) is not None or line.text.startswith("※")
 
 
 def _opens_options(lines: Sequence[Line]) -> bool:

@@ -13,6 +13,11 @@ START = re.compile(
 )
 
 
+def printed_number(text: str) -> int | None:
+    """The question number a line of text opens with, or None."""
+    return int(m.group(1)) if (m := START.match(text)) else None
+
+
 def question_start(line: Line, colmin: float) -> tuple[int, int, Word | None] | None:
     """(number, words consumed, remainder word) when the line begins with a question number."""
     m = START.match(line.text)

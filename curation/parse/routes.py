@@ -39,7 +39,7 @@ from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confi
 from curation.ocr.vlm import VlmConfig, VlmReader
 from curation.parse.meta import read_meta
 from curation.parse.paper import ParseResult, parse_paper
-from curation.parse.question_start import START
+from curation.parse.question_start import printed_number
 from curation.parse.type_sizes import ocr_type_sizes
 from curation.readers.bundle import BundleLimits, unpack
 from curation.readers.guard import Limits, check_pdf_limits
@@ -327,14 +327,11 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
     return RouteResult(str(path), text.format, items, rejects, result)
 
 
-def _numbered(line: str, number: int | None) -> bool:
-    return number is not None and (m := START.match(line.strip())) is not None and int(m.group(1)) == number
-
-
 def _hwp_reject(reject: Reject, path: Path, text: HwpText, first_lines: list[int]) -> Reject:
     """A reject of the typeset copy pointed at the HWP text line where its question starts."""
     start = first_lines[reject.page - 1] if reject.page and reject.page <= len(first_lines) else 0
-    found = next((k for k in range(start, len(text.lines)) if _numbered(text.lines[k], reject.number)), None)
+    numbered = (k for k in range(start, len(text.lines)) if printed_number(text.lines[k].strip()) == reject.number)
+    found = next(numbered, None) if reject.number is not None else None
     where = f"HWP text line {found + 1} ({text.lines[found][:40]!r})" if found is not None else None
     detail = "; ".join(part for part in (reject.detail, where) if part) or None
     return reject.model_copy(update={"source": str(path), "page": None, "detail": detail})
