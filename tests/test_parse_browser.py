@@ -158,3 +158,79 @@ def test_labels_that_go_on_a_run_the_first_reading_cut_short_are_its_options(tmp
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in (22, 23, 24, 25, 26)] == []
+
+
+def _table_house(numbering, page, gutter, margin, size, leading, hang, indent, rows, gap, labels, **extras) -> House:
+    """A two-column house that sets every tenth question across the page, from the sixth, some questions' options as
+    the rows of a ruled table ("(가)" over one column of cells, "(나)" over the other), paragraphs justified."""
+    return House(numbering, page, 2, gutter, margin, size, leading, hang, indent, rows, gap, labels,
+                 table_options=True, justified=True, bands=True, **extras)
+
+
+@pytest.mark.parametrize(
+    "house, start, font, numbers",
+    [
+        # the table's rows crossing the gutter apart (each over the lines of its cells that do not) made more than
+        # three full-width stretches: the page was read as one column, both columns' lines run together
+        (_table_house("dot", (595, 842), 18, 36, 11, 1.6, 18, 8, True, 6, "circled", figures=True, code=True,
+                      tables=True), 186, SERIF, (11, 12, 13, 14, 15, 17)),
+        # its head row, "(가)" and "(나)" short of the gutter, and the stem over it: the head read in the two
+        # columns, "(나)" after the right column's last option above the table (question 15's ④ read into 16)
+        (_table_house("paren", (728, 1031), 24, 45, 10, 1.3, 18, 0, False, 6, "circled", tables=True), 312, SERIF,
+         (15, 16)),
+        (_table_house("dot", (728, 1031), 30, 45, 9, 1.6, 14, 4, True, 9, "circled", passages=True, figures=True,
+                      tables=True), 32, SERIF, (16,)),
+        # cells of two and three lines on both sides of the gutter: the rows read column by column
+        (_table_house("mun", (728, 1031), 24, 45, 9.5, 1.45, 14, 0, False, 12, "circled", code=True, tables=True), 361,
+         SERIF, (16,)),
+        # its last row's cells short of the gutter, a table's row pitch under the row above (more than a paragraph's
+        # line pitch): "××××" read atop the right column, into the left column's last option
+        (_table_house("mun", (728, 1031), 30, 55, 9.5, 1.3, 18, 4, False, 12, "circled", passages=True, figures=True,
+                      code=True), 391, SANS, (16, 19)),
+    ],
+)
+def test_a_ruled_table_set_across_the_page_is_read_across_it(house, start, font, numbers, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", font, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in numbers] == []
+
+
+def test_options_that_open_the_next_page_across_the_gutter_go_to_the_question_left_without(tmp_path):
+    """A paper labelling its options 가.-라.: question 35's stem ends a page, its figure opens the next page's left
+    column and its options the right column, over a question set across the page in lines short of the gutter. Read
+    down the left column first, 가.-라. went into question 39's stem, and question 35 (no options: a reject) broke no
+    invariant the page was judged by; the page after a question left without options is read again, with that
+    question. Question 34's options, a table's rows labelled 가.-라. centred beside cells of two lines (the row
+    label's line holding the last cell too), were read as lines, not as the table's rows."""
+    house = _table_house("paren", (728, 1031), 18, 45, 11, 1.45, 22, 8, True, 9, "hangul", figures=True, code=True,
+                         tables=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[397 : 397 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (34, 35, 39)] == []
+
+
+def test_a_question_set_across_the_page_keeps_its_option_indent_overleaf(tmp_path):
+    """A question set across the page at a page's foot, its box and table, goes on atop the next page across it: its
+    options 가.-마. there, one of them a line across the gutter. That line's column (the full-width rows of the page)
+    had its left edge at the option itself, its offset 0 against the paper's option indent, and the run printed as
+    options was taken from the box's ① ② ③; a row across the page starts where the left column does."""
+    house = House("dot", (595, 842), 2, 30, 45, 10, 1.6, 12, 12, True, 9, "hangul", True, True, False, True, True,
+                  table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[323 : 323 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (6,)] == []
+
+
+def test_an_options_table_labelled_as_the_paper_labels_its_options_gives_its_rows_cells(tmp_path):
+    """A paper labelling its options 가.-라. prints one question's options as a table's rows, each row opened by its
+    label: the labels were written as markers, but the table's cells still read 가., so no row was taken as an
+    option's and each option ran its cells together without the " | " between them."""
+    house = House("mun", (728, 1031), 2, 24, 45, 9.5, 1.45, 12, 12, True, 6, "hangul", figures=True,
+                  table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[317 : 317 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (16,)] == []

@@ -11,7 +11,7 @@ from conftest import realdata_path
 from test_parse_layouts import FONT, LEFT, OPTIONS, SIZE, plain
 
 from curation.parse.paper import parse_paper
-from curation.parse.tables import page_tables, table_markdown
+from curation.parse.tables import page_tables, ruled_boxes, table_markdown
 from curation.readers.words import page_words
 
 
@@ -158,3 +158,24 @@ def test_options_whose_cells_are_centred_beside_each_others_lines_are_their_rows
         "낮은 안쪽세로활 (내측 종족궁, medial longitudinal arch) | 초기접지~중간입각기 시 정강뼈의 과도한 안쪽돌림 | "
         "안쪽정강뼈 피로증후군 (medial tibial stress syndrome)",
     )
+
+
+def _frame(x0: float, y0: float, x1: float, y1: float) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """A frame's four sides drawn as thin filled rules, as a page draws a box."""
+    return [("fill-path", (x0, y0, x1, y0 + 0.5)), ("fill-path", (x0, y1 - 0.5, x1, y1)),
+            ("fill-path", (x0, y0, x0 + 0.5, y1)), ("fill-path", (x1 - 0.5, y0, x1, y1))]
+
+
+def test_a_table_set_across_the_page_has_a_box_and_two_frames_joined_by_the_gutters_rule_have_none():
+    """The layout reads a ruled table's box as rows set across the page where it crosses the gutter
+    (``tables.ruled_boxes``). A table has rules across its whole width, drawn whole or cell by cell; a box in each
+    column going on onto the next page (no rule at their foot) and a rule drawn down the gutter touch one another
+    and end at one height, as a table cut by a page break does, but no rule runs across them."""
+    table = _frame(60, 100, 540, 190)
+    table += [("fill-path", (60, 130, 300, 130.5)), ("fill-path", (300, 130, 540, 130.5))]  # a row's rule, cell by cell
+    table += [("fill-path", (90, 100, 90.5, 190)), ("fill-path", (300, 100, 300.5, 190))]
+    assert ruled_boxes(table) == [(60.25, 100.25, 539.75, 189.75)]
+    open_boxes = [("fill-path", (77, 570, 286, 570.5)), ("fill-path", (332, 544, 540, 544.5))]
+    open_boxes += [("fill-path", (x, top, x + 0.5, 788)) for x, top in ((77, 570), (285, 570), (332, 544), (540, 544))]
+    gutter_rule = [("fill-path", (297, 172, 297.5, 788))]
+    assert ruled_boxes(open_boxes + gutter_rule) == []

@@ -3,7 +3,8 @@ question set across the page), as the heights they take (curation.parse.layout r
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -14,6 +15,36 @@ _ACROSS = 0.6  # ems: words closer than this across the gutter are one line runn
 _DISPLAY = 1.5  # times the page's commonest type size: a title in display type
 _DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across the gutter are one line
 JUSTIFIED_ACROSS = 1.2  # ems: a justified line's widest word spaces, still narrower than any gutter (1.6 em and up)
+
+Box = tuple[float, float, float, float]
+
+
+def _no_tables() -> Sequence[Box]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a page draws besides its text that its full-width rows depend on: its figures (they fill the right
+    column where they stand), and its ruled tables' boxes, read only where words cross the gutter (a page's paths
+    are costly to read)."""
+
+    figures: Sequence[Box] = ()
+    tables: Callable[[], Sequence[Box]] = _no_tables
+
+
+NOTHING_DRAWN = Drawn()
+
+
+def tables_across(drawn: Drawn, gutter: float, words: Sequence[Word]) -> list[tuple[float, float]]:
+    """The heights of the ruled tables set across the page: from the left column into the right column's text (past
+    where its words start), which no table of the left column running into the gutter reaches. A table's cells may
+    leave the gutter free where their texts are short (a head row "(가)" over "(나)", a last row's short cells): each
+    of its rows is a full-width row all the same."""
+    right_start = min((w.x0 for w in words if w.x0 >= gutter), default=None)
+    if right_start is None:
+        return []
+    return [(y0, y1) for x0, y0, x1, y1 in drawn.tables() if x0 < gutter - 1 and x1 > right_start + 1]
 
 
 def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
@@ -53,7 +84,7 @@ def lines_beside_gaps(
     gutter: float,
     spans: list[tuple[float, float]],
     everywhere: bool,
-    figures: Sequence[tuple[float, float, float, float]] = (),
+    figures: Sequence[Box] = (),
 ) -> list[tuple[float, float]]:
     """The heights of the left column's lines (``rows``) that belong to a full-width question, though they cross no
     gutter, by the gaps of the right column's text beside them: in a gap that ends on a full-width row (or runs
@@ -230,3 +261,8 @@ def merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
         else:
             merged.append((a, b))
     return merged
+
+
+def stretches(rows: list[tuple[float, float]], reach: float) -> int:
+    """How many stretches the rows at these heights make, rows ``reach`` apart or less one stretch."""
+    return len(merge([(a, b + reach) for a, b in rows]))

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
+from curation.parse.full_width import Drawn
 from curation.parse.layout import order_pages
 from curation.parse.passages import served_numbers
 from curation.readers.words import CIRCLED, Line, Word
@@ -59,16 +60,20 @@ def is_page_number(text: str) -> bool:
     return bool(t) and (bool(_PAGE_NUMBER.match(t)) or bool(_PAGE_NUMBER_PAREN.search(t)))
 
 
-def lay_out(pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None) -> list[PageText]:
+def lay_out(
+    pages: Sequence[tuple[list[Word], float, float]],
+    gutters: dict[int, float] | None = None,
+    drawn: Callable[[int], Drawn] | None = None,
+) -> list[PageText]:
     """Order every page and take out page furniture: lines in the top/bottom margins that repeat on other
     pages (digits and the order of words aside: facing pages mirror their heads), lines further in that stand
     at one height on many pages (heads inside wide margins), page numbers (and the short junk OCR reads a boxed
     one as, level with a running head, or the dash of one the gutter split), and candidate-information boxes. A
     repeated line that hangs on the body is body. ``gutters`` gives the gutter of pages whose columns are known
-    already (OCR found them in the page image)."""
+    already (OCR found them in the page image); ``drawn``, what each page draws besides its text (``order_pages``)."""
     ordered = [
         (index, width, height, lines, columns)
-        for index, ((_, width, height), (lines, columns)) in enumerate(zip(pages, order_pages(pages, gutters)))
+        for index, ((_, width, height), (lines, columns)) in enumerate(zip(pages, order_pages(pages, gutters, drawn)))
     ]
     margins = [[l for l in lines if _is_margin(l, height)] for _, _, height, lines, _ in ordered]
     margin_lines = [[(furniture_key(l.text), l.yc) for l in page] for page in margins]  # (key, height)

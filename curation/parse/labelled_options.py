@@ -25,11 +25,11 @@ Page = tuple[list[Word], float, float]
 def labels_options(pages: Sequence[Page]) -> bool:
     """Whether a paper labels its options 가. 나. 다. 라.: some 가. labels and fewer ①s (a paper that circles its
     options has a ① for every question, more than the 가. lists of its stems)."""
-    openings = sum(1 for words, _, _ in pages for w in words if (label := _label(w.text)) and label[1] == 0)
+    openings = sum(1 for words, _, _ in pages for w in words if (label := option_label(w.text)) and label[1] == 0)
     return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
 
 
-def _label(text: str, marked: bool = False) -> tuple[str, int] | None:
+def option_label(text: str, marked: bool = False) -> tuple[str, int] | None:
     """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for ③;
     None for any other word."""
     if marked and (value := circled_value(text)) is not None and value <= len(LABELS):
@@ -110,7 +110,7 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
 
     def follows(held: list[Word], label: tuple[str, int]) -> bool:
         """Whether ``label`` is the next of the run ``held`` (the same kind or after markers, the next index)."""
-        first = _label(held[0].text, marked) if held else None
+        first = option_label(held[0].text, marked) if held else None
         return first is not None and label[1] == len(held) and first[0] in (label[0], "①")
 
     for line in lines:
@@ -118,7 +118,7 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
             end_question()
         for k, word in enumerate(line.words):
             circled = circled or word.text == CIRCLED[0]
-            if not ((label := _label(word.text, marked)) and _opens(line.words, k)):
+            if not ((label := option_label(word.text, marked)) and _opens(line.words, k)):
                 continue
             offset = word.x0 - edges[(line.page, line.column)]
             if label[1] == 0:

@@ -8,18 +8,22 @@ is read left column first, then right column, so options never interleave across
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
+    NOTHING_DRAWN,
+    Drawn,
     crossing,
     lines_beside_gaps,
     lines_under_rows,
     merge,
     outside,
     run_across,
+    stretches,
+    tables_across,
 )
 from curation.readers.words import Line, Word, group_lines
 
@@ -29,15 +33,17 @@ _FILLED = 0.7  # of a column's width: a wrapped paragraph's line fills more
 _CENTRED = 0.04  # of the text's width: how far from its middle a gutter under full-width rows may stand
 
 
-def find_gutter(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> float | None:
+def find_gutter(
+    words: Sequence[Word], width: float, height: float, left: float = 0.0, drawn: Drawn = NOTHING_DRAWN
+) -> float | None:
     """x of the gutter between two columns (the widest free strip, else the least-covered x, in the text's middle,
-    where only full-width rows cross it: ``_leaves_free``), or None for a one-column page. The page runs from
-    ``left`` to ``width`` (half a spread's sheet)."""
+    where only full-width rows cross it: ``_leaves_free``, with what the page ``drawn``), or None for a one-column
+    page. The page runs from ``left`` to ``width`` (half a spread's sheet)."""
     body, strips = _free_strips(words, width, height, left=left)
     if not strips and len(body) >= 20:
         lo, hi = _middle(left, width)
         x = _least_covered(_coverage(body, width)[lo:hi], lo)
-        if _centred(body, x) and _leaves_free(words, x, height, True):
+        if _centred(body, x) and _leaves_free(words, x, height, True, drawn):
             strips = [x]  # full-width rows (a question set across the page) cross the strip
     if not strips or not _two_sided(body, strips[0]):
         return None
@@ -205,35 +211,38 @@ def order_page(
     bands: bool = True,
     left: float = 0.0,
     beside_gaps: bool = False,
-    figures: Sequence[tuple[float, float, float, float]] = (),
+    drawn: Drawn = NOTHING_DRAWN,
 ) -> tuple[list[Line], int]:
-    """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows
-    that cross the gutter split the page into bands, unless ``bands`` is off (each word then goes to the
-    side its centre is on); the left column's lines that belong to a full-width row below them are full-width rows
-    too, and with ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``), and
-    so are the lines that hang under one (a wide table's last cells: ``full_width.lines_under_rows``); ``figures`` fill
-    the right column where they stand. A
-    sheet holding two pages side by side is read as two pages, left one first."""
+    """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows that cross
+    the gutter split the page into bands, unless ``bands`` is off (each word then goes to the side its centre is on);
+    the left column's lines that belong to a full-width row below them are full-width rows too, and with
+    ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``), and so are the lines
+    that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), and every line of a ruled table
+    set across the page; the page's ``drawn`` figures fill the right column where they stand. A sheet holding two
+    pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
-                                    beside_gaps=beside_gaps)
+                                    beside_gaps=beside_gaps, drawn=drawn)
         right, more = order_page([w for w in words if w.xc >= middle], page, width, height, None, bands, middle,
-                                 beside_gaps)
+                                 beside_gaps, drawn)
         for line in right:  # its own columns: -1, 0, 1 on the left page, 2, 3, 4 on the right
             line.column += 3
         return lines + right, columns + more
-    gutter = gutter if gutter is not None else find_gutter(words, width, height, left)
+    gutter = gutter if gutter is not None else find_gutter(words, width, height, left, drawn)
     if gutter is None:
         return one_column(words, page, width), 1
     spans = merge(crossing(words, gutter) + run_across(words, gutter)) if bands else []
     body = _body(words, height) if bands and (spans or beside_gaps) else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
+    if len(inner) > 1:  # a table set across the page, crossed by some of its rows apart, holds the others too
+        across = tables_across(drawn, gutter, words)
+        spans, inner = merge(spans + across), merge(inner + across)
     if body and (inner or beside_gaps):
         # all the words: the columns may open and close in the margins (papers without running heads or feet)
         left_lines = group_lines([w for w in words if w.xc < gutter], page, 0.0, gutter, 0)
         right_lines = group_lines([w for w in words if w.xc >= gutter], page, gutter, width, 1) if inner else []
         spans = merge(
-            spans + lines_beside_gaps(words, left_lines, gutter, inner, beside_gaps, figures)
+            spans + lines_beside_gaps(words, left_lines, gutter, inner, beside_gaps, drawn.figures)
             + lines_under_rows(left_lines, right_lines, inner)
         )
 
@@ -268,22 +277,27 @@ def order_page(
 
 
 def order_pages(
-    pages: Sequence[tuple[list[Word], float, float]], gutters: dict[int, float] | None = None
+    pages: Sequence[tuple[list[Word], float, float]],
+    gutters: dict[int, float] | None = None,
+    drawn: Callable[[int], Drawn] | None = None,
 ) -> list[tuple[list[Line], int]]:
-    """Each page's lines in reading order and its columns (``order_page``); ``gutters`` gives the gutter of pages
-    whose columns are known already. A paper keeps its columns to its end: a page read as one column that leaves
-    free the gutter most of the paper's pages share, with words on both sides of it, is read at that gutter (a
-    last page whose right column holds one short line is too sparse to bound a column of its own)."""
+    """Each page's lines in reading order and its columns (``order_page``, with what each page has ``drawn``);
+    ``gutters`` gives the gutter of pages whose columns are known already. A paper keeps its columns to its end: a
+    page read as one column that leaves free the gutter most of the paper's pages share, with words on both sides of
+    it, is read at that gutter (a last page whose right column holds one short line is too sparse to bound a column
+    of its own)."""
     given = gutters or {}
+    shapes = [drawn(index) if drawn else NOTHING_DRAWN for index in range(len(pages))]
     ordered = [
-        order_page(words, index, width, height, given.get(index)) for index, (words, width, height) in enumerate(pages)
+        order_page(words, index, width, height, given.get(index), drawn=shapes[index])
+        for index, (words, width, height) in enumerate(pages)
     ]
     usual = _usual_gutters(ordered)
     for index, ((words, width, height), (_, columns)) in enumerate(zip(pages, ordered)):
         if columns == 1 and index not in given:
-            gutter = next((x for x in usual if _leaves_free(words, x, height)), None)
+            gutter = next((x for x in usual if _leaves_free(words, x, height, drawn=shapes[index])), None)
             if gutter is not None:
-                ordered[index] = order_page(words, index, width, height, gutter)
+                ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
     return ordered
 
 
@@ -301,18 +315,23 @@ def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
     return sorted(set(found), key=lambda x: abs(x - middle))
 
 
-def _leaves_free(words: Sequence[Word], x: float, height: float, own_column: bool = False) -> bool:
+def _leaves_free(
+    words: Sequence[Word], x: float, height: float, own_column: bool = False, drawn: Drawn = NOTHING_DRAWN
+) -> bool:
     """Whether words stand on both sides of ``x`` and no body word crosses it outside the rows that run across it
-    (a full-width question or passage, set across the columns), which hold half the body words at most, in three
-    stretches at most (rows two lines apart or less are one). With ``own_column`` a row runs across it where its
-    words stand a justified line's space apart, and the words right of it outside such rows are a column of their
-    own (``_filled_column``)."""
+    (a full-width question or passage, set across the columns; every row of a ruled table set across the page that
+    the page has ``drawn``, looked for where rows five lines apart or less would be three stretches), which hold half
+    the body words at most, in three stretches at most (rows two lines apart or less are one). With ``own_column`` a
+    row runs across it where its words stand a justified line's space apart, and the words right of it outside such
+    rows are a column of their own (``_filled_column``)."""
     body = _body(words, height)
     rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
     across = merge(crossing(body, x) + rows)
     if across:
         line = float(np.median([w.height for w in body]))
-        if len(merge([(a, b + 2 * line) for a, b in across])) > _FEW_BANDS:
+        if stretches(across, 2 * line) > _FEW_BANDS >= stretches(across, 5 * line):
+            across = merge(across + tables_across(drawn, x, body))
+        if stretches(across, 2 * line) > _FEW_BANDS:
             return False  # a one-column page's stems, each over options or a short last line
         own = outside(body, across)
         if 2 * (len(body) - len(own)) > len(body):

@@ -6,25 +6,36 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from curation.parse.labelled_options import option_label
 from curation.parse.tables import Table
-from curation.readers.words import Word
+from curation.readers.words import Word, circled_value
 
 
 def options_in_rows(table: Table, markers: Sequence[Word]) -> tuple[Table, tuple[str, ...]] | None:
-    """Where every marker of the question's run lies in ``table`` and opens one of its drawn rows, in order: the
+    """Where every marker of the question's run lies in ``table`` and opens one of its drawn rows (or the label it was
+    written for, on a paper that labels its options 가. or (1)), in order: the
     table without those rows (its head, which the stem keeps) and each option as its row's other cells, joined
     by " | "; else None."""
     if not markers or not all(table.contains(marker) for marker in markers):
         return None
-    wanted = [marker.text for marker in markers]
-    opening = [row for row in table.cells if row and row[0].strip()[:1] in wanted]
-    if [row[0].strip()[:1] for row in opening] != wanted:
+    wanted = [circled_value(marker.text) for marker in markers]
+    opening = [row for row in table.cells if row and _opens(row[0])[0] in wanted]
+    if [_opens(row[0])[0] for row in opening] != wanted:
         return None
     rows, head = _options_and_head(table.cells, {id(row) for row in opening})
-    options = tuple(
-        " | ".join(cell for cell in (row[0].strip()[1:].strip(), *row[1:]) if cell.strip()) for row in rows
-    )
+    options = tuple(" | ".join(cell for cell in (_opens(row[0])[1], *row[1:]) if cell.strip()) for row in rows)
     return Table(table.bbox, head, table.page, head, table.parts), options
+
+
+def _opens(cell: str) -> tuple[int | None, str]:
+    """The option a row's first cell opens (1 for ①, and for the label the marker was written for where the paper
+    labels its options: 가. or (1)), and the rest of the cell."""
+    text = cell.strip()
+    if text and (value := circled_value(text[0])) is not None:
+        return value, text[1:].strip()
+    head, _, rest = text.partition(" ")
+    label = option_label(head)
+    return (label[1] + 1, rest.strip()) if label is not None else (None, text)
 
 
 def _options_and_head(cells: list[list[str]], opening: set[int]) -> tuple[list[list[str]], list[list[str]]]:

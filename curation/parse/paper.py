@@ -31,6 +31,7 @@ from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
+from curation.parse.full_width import Drawn
 from curation.parse.furniture import lay_out, running_subjects
 from curation.parse.grid import AnswerKey
 from curation.parse.labelled_options import circled_labels, labels_options, relabelled
@@ -40,7 +41,7 @@ from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
-from curation.parse.tables import PageRules
+from curation.parse.tables import PageRules, ruled_boxes
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf
@@ -105,9 +106,13 @@ def parse_paper(
         rules = PageRules(doc, getattr(ocr, "rules", {}))
         printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
         pages = circled_labels(printed)
-        laid = lay_out(pages, getattr(ocr, "gutters", None))
+
+        def drawn(index: int) -> Drawn:
+            return Drawn(figures.get(index, ()), lambda: ruled_boxes(rules(index)))
+
+        laid = lay_out(pages, getattr(ocr, "gutters", None), drawn)
         relabel = relabelled if labels_options(printed) else None
-        reading = read_in_order(pages, laid, running_subjects(laid), relabel, figures)
+        reading = read_in_order(pages, laid, running_subjects(laid), relabel, drawn)
         grid, seg, lost = reading.grid, reading.seg, reading.lost_blocks()
         if len(seg.blocks) < MIN_ITEMS or len(seg.blocks) < len(seg.incomplete):
             raise InputError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from curation.readers.words import Line, Word
 
@@ -36,3 +37,12 @@ def question_start(line: Line, colmin: float) -> tuple[int, int, Word | None] | 
                 return int(m.group(1)), i + 1, remainder
             return int(m.group(1)), i + 1, None
     return None
+
+
+def printed_numbers(lines: Sequence[Line]) -> list[tuple[int, Line]]:
+    """The question numbers a page prints at its columns' left edges, in reading order."""
+    numbered = [(line, m) for line in lines if (m := START.match(line.text))]
+    edge: dict[int, float] = {}
+    for line, _ in numbered:
+        edge[line.column] = min(edge.get(line.column, line.x0), line.x0)
+    return [(int(m.group(1)), line) for line, m in numbered if line.x0 - edge[line.column] <= max(6.0, 0.8 * line.size)]

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from curation.parse.blocks import Block
+from curation.parse.full_width import NOTHING_DRAWN, Drawn
 from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.layout import gutters, one_column, order_page, spread_middle
-from curation.parse.question_start import START
+from curation.parse.question_start import printed_numbers
 from curation.parse.segment import Segmented, segment
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word, circled_value
 
-Box = tuple[float, float, float, float]
 LOST_REASON = "reading order not found"
 LOST_DETAIL = (
     "no reading of page {page} (columns at each place it could be split, with and without full-width rows, one "
@@ -97,12 +97,12 @@ def read_in_order(
     laid: list[PageText],
     running: dict[int, str],
     relabel: Relabel | None = None,
-    figures: dict[int, list[Box]] | None = None,
+    drawn: Callable[[int], Drawn] | None = None,
 ) -> Reading:
     """The paper laid out (``laid``) read in the order that keeps its invariants; ``words`` are what a page's
     other readings are made from, and ``relabel`` writes a reading's option labels as markers where the paper
-    labels its options otherwise (``curation.parse.labelled_options``); ``figures``, per page, the boxes of its figures
-    (a figure fills its column: no gap beside it for another reading to take lines across)."""
+    labels its options otherwise (``curation.parse.labelled_options``); ``drawn``, per page, its figures (a figure
+    fills its column: no gap beside it for another reading to take lines across) and ruled tables."""
     first = _segmented(laid, running)
     suspects = _suspect_pages(first[1], laid, relabel is not None)
     options = first[1].options
@@ -118,7 +118,7 @@ def read_in_order(
         faults, questions = judge(carried + page.lines)
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
-        found, numbered = _other_reading(words[index], page, faults, carried, judge, (figures or {}).get(index, []))
+        found, numbered = _other_reading(words[index], page, faults, carried, judge, drawn(index) if drawn else NOTHING_DRAWN)
         if found is not None:
             chosen[index], pages[index], left = found
             if left:
@@ -135,12 +135,17 @@ def read_in_order(
 
 
 def _carried(seg: Segmented, index: int) -> list[Line]:
-    """The lines on earlier pages of the question that runs on onto page ``index``: a page is read with them,
-    so that its reading is judged by the options of the question it continues too."""
+    """The lines on earlier pages of the question that runs on onto page ``index``, or of the question read last
+    before it where that has no options yet (they may open the page): a page is read with them, so that its reading
+    is judged by the options of the question it continues too."""
+    before = []
     for block in seg.blocks + seg.incomplete:
         if block.lines[0].page < index and any(line.page == index for line in block.lines):
             return [line for line in block.lines if line.page < index]
-    return []
+        if block.lines[-1].page < index:
+            before.append(block)
+    last = max(before, key=lambda b: (b.lines[-1].page, b.lines[-1].y1), default=None)
+    return list(last.lines) if last is not None and not last.markers else []
 
 
 def _segmented(
@@ -209,7 +214,7 @@ def _swallowed(lines: Sequence[Line], numbered: Sequence[Block]) -> bool:
     another question (a question set across the page read as the left column's last lines)."""
     opened = {id(block.lines[0]) for block in numbered}
     following = numbered[-1].number + 1
-    return any(n == following and id(line) not in opened for n, line in _printed_numbers(lines))
+    return any(n == following and id(line) not in opened for n, line in printed_numbers(lines))
 
 
 def _final(seg: Segmented) -> Block | None:
@@ -256,18 +261,22 @@ def _suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) 
     """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
     are faulty, the pages on both sides of a number that does not follow the one before it, pages that
     print a question number at a column's edge where no question was read, and, with ``markerless``, the pages
-    of a question without markers that another follows."""
+    of a question without markers that another follows and the page after them."""
     opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {
-        page.index for page in pages if any((page.index, n) not in opened for n, _ in _printed_numbers(page.lines))
+        page.index for page in pages if any((page.index, n) not in opened for n, _ in printed_numbers(page.lines))
     }
     for block in seg.blocks:
         if option_faults(block, seg.options):
             suspects.update(line.page for line in block.lines)
     final = _final(seg)
     for block in seg.blocks + seg.incomplete:
-        if _short(block, seg.options, last=block is final) or (markerless and not block.markers and block is not final):
+        if _short(block, seg.options, last=block is final):
             suspects.update(line.page for line in block.lines)
+        elif markerless and not block.markers and block is not final:
+            suspects.update(line.page for line in block.lines)
+            if block.lines[-1].page + 1 < len(pages):  # its options may open the next page, read elsewhere
+                suspects.add(block.lines[-1].page + 1)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
             suspects.update((prev.lines[-1].page, block.lines[0].page))
@@ -280,7 +289,7 @@ def _other_reading(
     faults: int,
     carried: list[Line],
     judge: Judge,
-    figures: Sequence[Box] = (),
+    drawn: Drawn = NOTHING_DRAWN,
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
@@ -292,9 +301,9 @@ def _other_reading(
     content = [w for w in words if id(w) not in furniture]
     middle = spread_middle(words, width, height)
     if middle is not None:
-        return _spread_reading(content, page, middle, width, height, carried, judge, figures)
+        return _spread_reading(content, page, middle, width, height, carried, judge, drawn)
     found, numbered = _half_reading(content, page.index, page.lines, faults, (0.0, width, height), carried, judge,
-                                    figures)
+                                    drawn)
     if found is None:
         return None, numbered
     name, lines, columns, still = found
@@ -309,7 +318,7 @@ def _spread_reading(
     height: float,
     carried: list[Line],
     judge: Judge,
-    figures: Sequence[Box],
+    drawn: Drawn,
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """A sheet holding two pages, each read again on its own (the left one with the question it continues), as
     ``_other_reading`` gives it; a page of the two that keeps its first reading keeps it."""
@@ -322,7 +331,7 @@ def _spread_reading(
         before = [] if side else carried
         faults = judge(before + first)[0]
         half = [w for w in content if x0 <= w.xc < x1]
-        found, shown = _half_reading(half, page.index, first, faults, (x0, x1, height), before, judge, figures)
+        found, shown = _half_reading(half, page.index, first, faults, (x0, x1, height), before, judge, drawn)
         numbered += shown
         if found is None:
             lines += first
@@ -347,24 +356,24 @@ def _half_reading(
     extent: tuple[float, float, float],
     carried: list[Line],
     judge: Judge,
-    figures: Sequence[Box],
+    drawn: Drawn,
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
     """The other readings of a page's content lines (``extent``: from left to width, and the page's height), as
     ``_other_reading`` chooses among them: (name, lines, columns, faults) of the one taken or None, and the numbered
     lines."""
     best: tuple[int, str, list[Line], int] | None = None
-    numbered = _printed_numbers(first)
+    numbered = printed_numbers(first)
     if faults == 0:
         return None, numbered
     left, width, height = extent
-    for name, read, columns in _readings(content, index, width, height, left, figures):
+    for name, read, columns in _readings(content, index, width, height, left, drawn):
         lines = judge.labelled(read)
         found, questions = judge(carried + lines)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
         if found == 0:
             break
-        if len(shown := _printed_numbers(lines)) > len(numbered):
+        if len(shown := printed_numbers(lines)) > len(numbered):
             numbered = shown
     if best is None:
         return None, numbered
@@ -372,14 +381,14 @@ def _half_reading(
 
 
 def _readings(
-    words: list[Word], index: int, width: float, height: float, left: float = 0.0, figures: Sequence[Box] = ()
+    words: list[Word], index: int, width: float, height: float, left: float = 0.0, drawn: Drawn = NOTHING_DRAWN
 ):
-    """The other readings of a page, likeliest first (``figures``: the boxes of its figures)."""
+    """The other readings of a page, likeliest first (``drawn``: its figures and ruled tables)."""
     for gutter in gutters(words, width, height, left):
-        yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left)
+        yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left, drawn=drawn)
         yield (
             f"two columns at x={gutter:.0f}, full-width rows with the lines beside gaps of the right column",
-            *order_page(words, index, width, height, gutter, left=left, beside_gaps=True, figures=figures),
+            *order_page(words, index, width, height, gutter, left=left, beside_gaps=True, drawn=drawn),
         )
         yield (
             f"two columns at x={gutter:.0f}, no full-width rows",
@@ -388,11 +397,3 @@ def _readings(
     yield "one column", one_column(words, index, width), 1
     yield "blocks", *xy_cut(words, index)
 
-
-def _printed_numbers(lines: Sequence[Line]) -> list[tuple[int, Line]]:
-    """The question numbers a page prints at its columns' left edges, in reading order."""
-    numbered = [(line, m) for line in lines if (m := START.match(line.text))]
-    edge: dict[int, float] = {}
-    for line, _ in numbered:
-        edge[line.column] = min(edge.get(line.column, line.x0), line.x0)
-    return [(int(m.group(1)), line) for line, m in numbered if line.x0 - edge[line.column] <= max(6.0, 0.8 * line.size)]

@@ -160,6 +160,9 @@ def _segment(
         if START.match(line.text):
             numbered[k] = min(numbered.get(k, line.x0), line.x0)
     colmin.update(numbered)
+    for page, column in colmin:
+        if column == -1 and (page, 0) in colmin:  # a row across the page starts where the left column does
+            colmin[(page, -1)] = min(colmin[(page, -1)], colmin[(page, 0)])
     indent = option_indent(lines, colmin)
     running = running_subjects or {}
     blocks: list[Block] = []

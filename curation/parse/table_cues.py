@@ -30,13 +30,14 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
 
 
 def level_beside(lines: Sequence[Line], within: int = 3) -> bool:
-    """Whether two lines, at most ``within`` lines apart, stand side by side in one column, over half an em apart, on
+    """Whether two lines, at most ``within`` lines apart, stand side by side in one column, over half an em apart (or
+    the first word of one before the other: the row label of a line that holds the row's last cell too), on
     different baselines yet overlapping in height: a row label set centred beside a cell of several lines (cells
     aligned to their middle, as word processors and browsers set them), which shares no baseline with its row."""
     return any(
         a.page == b.page
         and a.column == b.column
-        and (b.x0 - a.x1 > ROW_GAP * a.size or a.x0 - b.x1 > ROW_GAP * a.size)
+        and (b.x0 - a.words[0].x1 > ROW_GAP * a.size or a.x0 - b.words[0].x1 > ROW_GAP * a.size)
         and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.2 * min(a.y1 - a.y0, b.y1 - b.y0)
         for i, a in enumerate(lines)
         for b in lines[i + 1 : i + 1 + within]

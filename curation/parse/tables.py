@@ -8,18 +8,18 @@ only reads the tables a second time, ``curation.parse.table_check``).
 Merged cells (no rule drawn between two columns in a row) keep their text in the first cell they
 cover. A cell's lines stay one cell (a wrapped label or note), except where a cell stacks amounts line under
 line with no rule between them and a cell beside it pairs its lines with them (a row label beside sub-rows
-of items and amounts): each amount's line is then a printed row of its own.
+of items and amounts): each amount's line is then a printed row of its own (curation.parse.stacked_rows).
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import pymupdf
 
+from curation.parse.stacked_rows import printed_rows
 from curation.readers.drawings import path_boxes
 from curation.readers.words import Line, Word, group_lines, page_words
 
@@ -136,20 +136,50 @@ def page_tables(
     horizontal, vertical = ruled_lines(page_rules(page) if rules is None else rules, clip)
     if clip is not None:
         horizontal, vertical = _within(clip, horizontal, vertical)
+    tables = []
+    for ys_run, xs, verticals in _grids(horizontal, vertical, fewest_rows):
+        if words is None:
+            words = page_words(page)
+        grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
+        if len(grid) >= fewest_rows:
+            cells = [[" ".join(line.text for line in cell) for cell in row] for row in grid]
+            rows = [printed for row in grid for printed in printed_rows(row)]
+            tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
+    return tables
+
+
+def ruled_boxes(rules: Rules) -> list[Box]:
+    """The boxes of the ruled tables of two rows or more that ``rules`` draw, as ``page_tables`` finds them, each
+    with a rule across its whole width (a frame in each column, joined by a rule drawn down the gutter, is none)."""
+    horizontal, vertical = ruled_lines(rules)
+    drawn = list(horizontal)  # not the rules a table split at a break leaves out (``_open_ends``)
+    return [
+        (xs[0], ys[0], xs[-1], ys[-1]) for ys, xs, _ in _grids(horizontal, vertical, 2)
+        if any(_covered(drawn, y, xs[0], xs[-1]) for y in ys)
+    ]
+
+
+def _covered(horizontal: list[tuple[float, float, float]], y: float, x0: float, x1: float) -> bool:
+    """Whether the horizontal rules at height ``y`` run from ``x0`` to ``x1`` (drawn in one piece or cell by cell)."""
+    reach = x0 + _SAME_LINE
+    for _, a, b in sorted((r for r in horizontal if abs(r[0] - y) <= _SAME_LINE), key=lambda r: r[1]):
+        if a > reach + _TOL:
+            return False
+        reach = max(reach, b)
+    return reach >= x1 - _SAME_LINE
+
+
+def _grids(
+    horizontal: list[tuple[float, float, float]], vertical: list[tuple[float, float, float]], fewest_rows: int
+) -> Iterator[tuple[list[float], list[float], list[tuple[float, float, float]]]]:
+    """Each table's row positions, column positions and vertical rules; ``horizontal`` gains the rules its tables
+    leave out (``_open_ends``)."""
     horizontal += _open_ends(horizontal, vertical)
     if len(horizontal) <= fewest_rows or len(vertical) < 3:
-        return []
-    tables = []
+        return
     for ys, verticals in _clusters(horizontal, vertical, fewest_rows):
         for ys_run, xs in _ruled_runs(_positions(ys), verticals, fewest_rows):
-            if words is None:
-                words = page_words(page)
-            grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
-            if len(grid) >= fewest_rows:
-                cells = [[" ".join(line.text for line in cell) for cell in row] for row in grid]
-                rows = [printed for row in grid for printed in _printed_rows(row)]
-                tables.append(Table((xs[0], ys_run[0], xs[-1], ys_run[-1]), rows, page.number, cells))
-    return tables
+            yield ys_run, xs, verticals
 
 
 def ruled_lines(
@@ -331,38 +361,6 @@ def _cells(
     glyph = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
     kept = [c for c in range(len(xs) - 1) if xs[c + 1] - xs[c] >= glyph or any(row[c] for row in rows)]
     return [[row[c] for c in kept] for row in rows]
-
-
-# One amount as a table prints it: ￦1,200, (50,000), △3,000원, 2,000시간, 8%, 0.7513; or "-" for none.
-_AMOUNT = re.compile(r"^[￦₩$€]?[(\[]?[-+△▲]?[￦₩$€]?\d[\d,]*(\.\d+)?[가-힣A-Za-z%㎞㎡㎏]{0,3}[)\]]?$|^[-–—]$")
-
-
-def _printed_rows(row: list[list[Line]]) -> list[list[str]]:
-    """A drawn row as the rows it prints. Amounts stacked in one cell (two or more lines, each one amount)
-    beside another cell whose lines pair with them one to one (the items they are the amounts of, or more
-    amounts) are printed rows with no rule between them: each band round one stacked line is a row, the
-    cells whose lines fall one to a band split with it, and any other cell (a row label centred beside
-    them, a wrapped note) stays whole in the first band, as a merged cell does. An amount with a note
-    under it ("4.00 %" over "(20년)") pairs with nothing and stays one cell."""
-    whole = [[" ".join(line.text for line in cell) for cell in row]]
-    stacks = [cell for cell in row if len(cell) >= 2 and all(_AMOUNT.match(line.text.replace(" ", "")) for line in cell)
-              and sum(any(ch.isdigit() for ch in line.text) for line in cell) >= 2]
-    if not stacks:
-        return whole
-    centres = [line.yc for line in max(stacks, key=len)]
-    bounds = [(a + b) / 2 for a, b in zip(centres, centres[1:])]
-    paired = [[bisect.bisect(bounds, line.yc) for line in cell] for cell in row]
-    paired = [bands if sorted(bands) == list(range(len(centres))) else None for bands in paired]
-    if sum(bands is not None for bands in paired) < 2:
-        return whole
-    printed = [[""] * len(row) for _ in centres]
-    for c, (cell, bands) in enumerate(zip(row, paired)):
-        if bands is None:
-            printed[0][c] = whole[0][c]
-            continue
-        for band, line in zip(bands, cell):
-            printed[band][c] = line.text
-    return printed
 
 
 def table_markdown(table: Table) -> str:
