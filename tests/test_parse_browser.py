@@ -234,3 +234,18 @@ def test_an_options_table_labelled_as_the_paper_labels_its_options_gives_its_row
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in (16,)] == []
+
+
+def test_options_read_after_the_next_questions_number_break_the_invariants(tmp_path):
+    """Question 25's options, a table's rows, open the right column (the table's head row ends the left column),
+    over question 26 set across the page, whose stem stops short of the gutter a little more than half a line over
+    its first option (leading 1.6). Read down the left column first, 26 opened before the table: 25 had no options
+    (a reject) and 26 two runs of them, the table's and its own, and the page broke no invariant it was judged by;
+    a question left without options before one that holds two full runs breaks them now, and the page is read
+    again (the reading that takes 26's stem across the page keeps them)."""
+    house = House("mun", (595, 842), 2, 30, 36, 9.5, 1.6, 14, 4, True, 12, "circled", False, True, True, True,
+                  table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[176 : 176 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (25, 26)] == []

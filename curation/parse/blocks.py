@@ -86,6 +86,10 @@ class Block:
             runs.append(run)
         return runs
 
+    def full_runs(self, want: int) -> int:
+        """How many ordered runs ①..(want) it holds in full."""
+        return sum(len(run) == want for run in self._runs(want))
+
     def _as_options(self, run: Sequence[Marker]) -> bool:
         """Whether a run is printed as options: its ① opens a line at the option indent, and each later
         marker opens a line at the same x or stands in a row that a marker of the run opened."""

@@ -16,8 +16,8 @@ from curation.readers.words import Line, circled_value
 def page_faults(
     lines: Sequence[Line], options: int = 0, goes_on: bool = True, markerless: bool = False
 ) -> tuple[int, int]:
-    """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
-    question whose markers from its first option on are not its one run, a question without options whose markers
+    """How often a page read alone breaks the invariants (a number that does not follow the one before it, or
+    follows one left without options and holds two runs of them: ``_took_options``, a question whose markers from its first option on are not its one run, a question without options whose markers
     do not go up, a marker glyph inside an option, options that follow the page's first question but belong to
     none, a question whose options stop short of the paper's ``options`` or, with ``markerless``, that
     has no marker: the page's last question only where the paper does not go on after this page, and then it
@@ -26,7 +26,10 @@ def page_faults(
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
-    faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
+    faults = sum(
+        1 for prev, b in zip(numbered, numbered[1:])
+        if b.number not in (prev.number + 1, 1) or _took_options(prev, b, seg.options)
+    )
     faults += sum(option_faults(block, seg.options) for block in seg.blocks)
     faults += sum(1 for block in seg.incomplete if _out_of_order(block, goes_on and block is numbered[-1]))
     if numbered:
@@ -43,6 +46,13 @@ def page_faults(
     if numbered and not faults:  # only to have a page read again: a page broken otherwise is read again anyway
         faults += _swallowed(lines, numbered)
     return faults, len(numbered)
+
+
+def _took_options(prev: Block, block: Block, options: int) -> bool:
+    """Whether ``block`` holds two full runs of options where the question before it holds no marker: the first was
+    that question's, read after this one's number (options opening the right column, read after a question set
+    across the page that was taken as the left column's last)."""
+    return options > 0 and not prev.markers and block.full_runs(options) > 1
 
 
 def _swallowed(lines: Sequence[Line], numbered: Sequence[Block]) -> bool:
@@ -96,8 +106,9 @@ def option_faults(block: Block, options: int) -> int:
 def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -> set[int]:
     """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
     are faulty, the pages on both sides of a number that does not follow the one before it, pages that
-    print a question number at a column's edge where no question was read, and, with ``markerless``, the pages
-    of a question without markers that another follows and the page after them."""
+    print a question number at a column's edge where no question was read, the pages of a question left without
+    options and the next that holds two runs of them, and, with ``markerless``, the pages of a question without
+    markers that another follows and the page after them."""
     opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in printed_numbers(page.lines))
@@ -116,4 +127,8 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
             suspects.update((prev.lines[-1].page, block.lines[0].page))
+    read = sorted(seg.blocks + seg.incomplete, key=lambda b: (b.lines[0].page, b.part, b.number))
+    for prev, block in zip(read, read[1:]):
+        if _took_options(prev, block, seg.options):
+            suspects.update(line.page for line in prev.lines + block.lines)
     return suspects
