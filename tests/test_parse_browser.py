@@ -187,6 +187,10 @@ def _table_house(numbering, page, gutter, margin, size, leading, hang, indent, r
         # line pitch): "××××" read atop the right column, into the left column's last option
         (_table_house("mun", (728, 1031), 30, 55, 9.5, 1.3, 18, 4, False, 12, "circled", passages=True, figures=True,
                       code=True), 391, SANS, (16, 19)),
+        # a ruled table of the right column going on from the left column's foot, its rows directly under the last
+        # option of a question set across the page: read as that row's hanging cells ("10 35 98" in question 36)
+        (_table_house("paren", (728, 1031), 30, 36, 10.5, 1.3, 18, 12, False, 12, "circled", boxes=True, passages=True,
+                      figures=True, tables=True), 471, SERIF, (36, 38)),
     ],
 )
 def test_a_ruled_table_set_across_the_page_is_read_across_it(house, start, font, numbers, tmp_path):
@@ -249,3 +253,17 @@ def test_options_read_after_the_next_questions_number_break_the_invariants(tmp_p
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in (25, 26)] == []
+
+
+def test_a_question_set_across_the_page_in_short_lines_beside_a_gap_is_read_across_it(tmp_path):
+    """Question 6, set across the page, its box drawn across it but every line of it short of the gutter, stands
+    beside a tall gap of the right column. Two of its option lines reached within an em and a half of the left
+    column's edge as its tenth highest percentile of line ends put it (most of its lines are short options), so the
+    question looked like the column's own wrapped lines and was not taken across: question 4's listing, going on atop
+    the right column, was read after it (4, 5 and 6 lost or wrong). The edge is where the column's full lines end."""
+    house = House("mun", (728, 1031), 2, 30, 45, 9.5, 1.45, 12, 12, False, 6, "hangul", True, False, True, True, True,
+                  justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[103 : 103 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (4, 5, 6, 9)] == []

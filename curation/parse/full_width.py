@@ -103,9 +103,9 @@ def lines_beside_gaps(
             continue
         inside = [row for row in rows if a <= row.yc <= b]  # line boxes of tight leading overlap
         above = next((row for row in reversed(rows) if row.yc < a), None)
-        if everywhere:  # the left column's right edge: where its lines outside the gap and full-width rows end
-            ends = [row.x1 for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
-            edge = (float(np.percentile(ends, 90)), max(ends)) if ends else (gutter, gutter)
+        if everywhere:
+            column = [row for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
+            edge = _right_edge(column, gutter)
             opened = [n for row in rows if row.yc < a and (n := printed_number(row.text)) is not None]
             below = next((row for row in rows if row.yc > b), None)
             if below is not None and not _opens_beside(right, below):
@@ -120,14 +120,17 @@ def lines_beside_gaps(
     return found
 
 
-def lines_under_rows(left: Sequence[Line], right: Sequence[Line], spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def lines_under_rows(
+    left: Sequence[Line], right: Sequence[Line], spans: list[tuple[float, float]], gutter: float, drawn: Drawn
+) -> list[tuple[float, float]]:
     """The heights of the right column's lines that hang under a full-width row, set close under it one under the
     next, and of the left column's lines level with them, hanging so too (or none): the last cells of a wide table's
-    row going on under its other cells (read in the right column, they would follow the whole left column below)."""
+    row going on under its other cells (read in the right column, they would follow the whole left column below).
+    Rows of a ruled table of the right column's own are not (a table going on from the left column's foot)."""
     found = []
     for _, bottom in spans:
         hanging = _hanging(right, bottom, spans, cells=True)
-        if not hanging:
+        if not hanging or _in_a_table_right_of(hanging, gutter, drawn):
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
@@ -135,6 +138,13 @@ def lines_under_rows(left: Sequence[Line], right: Sequence[Line], spans: list[tu
         if all(id(line) in beside for line in level):
             found += [(line.y0, line.y1) for line in hanging + level]
     return found
+
+
+def _in_a_table_right_of(lines: Sequence[Line], gutter: float, drawn: Drawn) -> bool:
+    return any(
+        x0 >= gutter - 1 and all(x0 - 1 <= line.x0 and line.x1 <= x1 + 1 and y0 <= line.yc <= y1 for line in lines)
+        for x0, y0, x1, y1 in drawn.tables()
+    )
 
 
 def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, float]], cells: bool) -> list[Line]:
@@ -224,6 +234,17 @@ def _wider_reading(
     if any(row.x1 > edge[1] + 1 for row in taken):
         return taken
     return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
+
+
+def _right_edge(rows: Sequence[Line], gutter: float) -> tuple[float, float]:
+    """The left column's right edge, where its full lines end (outside a gap and the full-width rows: ``rows``): the
+    tenth highest percentile of the ends of its lines over half its width (short lines, options and paragraphs' last
+    lines, tell nothing of it), and the furthest end."""
+    if not rows:
+        return gutter, gutter
+    width = max(row.x1 for row in rows) - min(row.x0 for row in rows)
+    ends = [row.x1 for row in rows if row.x1 - row.x0 > 0.5 * width] or [row.x1 for row in rows]
+    return float(np.percentile(ends, 90)), max(row.x1 for row in rows)
 
 
 def _opens_beside(right: Sequence[Word], line: Line) -> bool:

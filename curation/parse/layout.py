@@ -243,7 +243,7 @@ def order_page(
         right_lines = group_lines([w for w in words if w.xc >= gutter], page, gutter, width, 1) if inner else []
         spans = merge(
             spans + lines_beside_gaps(words, left_lines, gutter, inner, beside_gaps, drawn.figures)
-            + lines_under_rows(left_lines, right_lines, inner)
+            + lines_under_rows(left_lines, right_lines, inner, gutter, drawn)
         )
 
     def span_of(w: Word) -> int | None:
