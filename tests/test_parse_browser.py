@@ -267,3 +267,17 @@ def test_a_question_set_across_the_page_in_short_lines_beside_a_gap_is_read_acro
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in (4, 5, 6, 9)] == []
+
+
+def test_a_passages_note_at_the_left_columns_foot_stays_before_the_questions_it_serves(tmp_path):
+    """"※ 다음 글을 읽고 23번과 24번에 답하시오." ends a page's left column, the passage goes on atop the right column over
+    questions 23-25, and question 26, set across the page in short lines, stands under the note beside a tall gap of
+    the right column. The reading that takes such a question across the page began at the note (it opens a passage),
+    so the note was read after the right column and the passage's text went into question 22's last option; a note
+    serving questions the right column reads above the gap opens no question set across the page."""
+    house = House("paren", (728, 1031), 2, 24, 45, 10.5, 1.45, 12, 4, False, 12, "circled", False, True, True, True,
+                  True, table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[333 : 333 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (22, 23, 24)] == []

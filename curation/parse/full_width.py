@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from curation.parse.passages import served_numbers
 from curation.parse.question_start import START, printed_number
 from curation.readers.words import Line, Word, circled_value, group_lines
 
@@ -191,7 +192,8 @@ def _wider_reading(
     - in a gap that ends on a full-width row (``span``), from the last that opens a question (the left column's last
       question can open under the right column's end and go on atop it);
     - in a gap taller than three lines, one question in short lines: from a line that opens a question or a passage
-      (※) up to the next question number (the left column's next question can stand beside a figure that opens the
+      (※; not one that serves questions the right column reads above the gap: it opens a passage going on atop that
+      column) up to the next question number (the left column's next question can stand beside a figure that opens the
       right column; a question's options beside a figure open none), the first that holds its options where the
       first does not (the left column's last question, going on atop the right column, opens in the gap too);
     - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
@@ -221,7 +223,8 @@ def _wider_reading(
             )
             k = numbered[-1] if at_foot else len(inside)
     else:  # the lines before the first that opens a question or a passage end the question above
-        k = next((j for j in range(k, len(inside)) if _opens_question_or_passage(inside[j])), k)
+        k = next((j for j in range(k, len(inside)) if _opens_question_or_passage(inside[j])
+                  and not _serves_above(inside[j], last[1])), k)
         if len(numbered) > 1 and numbered[0] == k and not _opens_options(inside[k : numbered[1]]):
             pieces = zip(numbered[1:], [*numbered[2:], len(inside)])
             k = next((j for j, end in pieces if _opens_options(inside[j:end])), k)
@@ -256,6 +259,12 @@ def _opens_beside(right: Sequence[Word], line: Line) -> bool:
 
 def _opens_question_or_passage(line: Line) -> bool:
     return START.match(line.text) is not None or line.text.startswith("※")
+
+
+def _serves_above(line: Line, right_last: int | None) -> bool:
+    """Whether ``line`` opens a passage for questions numbered up to ``right_last`` (read above, in the right column)."""
+    served = served_numbers([line]) if line.text.startswith("※") else frozenset()
+    return bool(served) and right_last is not None and max(served) <= right_last
 
 
 def _opens_options(lines: Sequence[Line]) -> bool:
