@@ -97,6 +97,8 @@ def lines_beside_gaps(
         return []
     tall = _TALL_GAP * float(np.median([w.height for w in words]))
     covered = merge([(w.y0, w.y1) for w in right] + [(y0, y1) for x0, y0, _, y1 in figures if x0 >= gutter - 1])
+    if everywhere:  # each column's question numbers, top to bottom
+        left_numbers, right_numbers = _numbers(rows), _numbers(group_lines(right, rows[0].page, gutter, gutter, 1))
     found = []
     for a, b in [*zip((c[1] for c in covered), (c[0] for c in covered[1:])), (covered[-1][1], float("inf"))]:
         span = next((s0 for s0, _ in spans if a < s0 and s0 - 2 <= b), None)
@@ -107,13 +109,10 @@ def lines_beside_gaps(
         if everywhere:
             column = [row for row in rows if not a <= row.yc <= b and not any(s0 <= row.yc <= s1 for s0, s1 in spans)]
             edge = _right_edge(column, gutter)
-            opened = [n for row in rows if row.yc < a and (n := printed_number(row.text)) is not None]
             below = next((row for row in rows if row.yc > b), None)
             if below is not None and not _opens_beside(right, below):
                 below = None  # the question may go on across the page (a table's head: "(가)" beside "(나)")
-            right_above = group_lines([w for w in right if w.yc < a], rows[0].page, gutter, gutter, 1)
-            numbered_right = [n for row in right_above if (n := printed_number(row.text)) is not None]
-            last = (opened[-1] if opened else None, numbered_right[-1] if numbered_right else None)
+            last = (_last_above(left_numbers, a), _last_above(right_numbers, a))
             taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, last)
         else:
             taken = _over_a_row(inside, above, span)
@@ -239,6 +238,15 @@ def _wider_reading(
     return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
 
 
+def _numbers(rows: Sequence[Line]) -> list[tuple[float, int]]:
+    """(height, number) of each row that opens with a question number."""
+    return [(row.yc, n) for row in rows if (n := printed_number(row.text)) is not None]
+
+
+def _last_above(numbers: list[tuple[float, int]], y: float) -> int | None:
+    return next((n for yc, n in reversed(numbers) if yc < y), None)
+
+
 def _right_edge(rows: Sequence[Line], gutter: float) -> tuple[float, float]:
     """The left column's right edge, where its full lines end (outside a gap and the full-width rows: ``rows``): the
     tenth highest percentile of the ends of its lines over half its width (short lines, options and paragraphs' last
@@ -262,7 +270,7 @@ def _opens_question_or_passage(line: Line) -> bool:
 
 
 def _serves_above(line: Line, right_last: int | None) -> bool:
-    """Whether ``line`` opens a passage for questions numbered up to ``right_last`` (read above, in the right column)."""
+    """Whether ``line`` opens a passage for questions numbered up to ``right_last`` (read above in the right column)."""
     served = served_numbers([line]) if line.text.startswith("※") else frozenset()
     return bool(served) and right_last is not None and max(served) <= right_last
 

@@ -17,12 +17,13 @@ def page_faults(
     lines: Sequence[Line], options: int = 0, goes_on: bool = True, markerless: bool = False
 ) -> tuple[int, int]:
     """How often a page read alone breaks the invariants (a number that does not follow the one before it, or
-    follows one left without options and holds two runs of them: ``_took_options``, a question whose markers from its first option on are not its one run, a question without options whose markers
-    do not go up, a marker glyph inside an option, options that follow the page's first question but belong to
-    none, a question whose options stop short of the paper's ``options`` or, with ``markerless``, that
-    has no marker: the page's last question only where the paper does not go on after this page, and then it
-    must have options at all; on a page that breaks none of these, the number that follows its last question read
-    into another: ``_swallowed``), and how many questions it holds."""
+    follows one left without options and holds two runs of them: ``_took_options``, a question whose markers from
+    its first option on are not its one run, a question without options whose markers do not go up, a marker glyph
+    inside an option, options that follow the page's first question but belong to none, a question whose options
+    stop short of the paper's ``options`` or, with ``markerless``, that has no marker: the page's last question only
+    where the paper does not go on after this page, and then it must have options at all; on a page that breaks none
+    of these, the number that follows its last question read into another: ``_swallowed``), and how many questions it
+    holds."""
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])

@@ -15,7 +15,7 @@ import hashlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -41,7 +41,7 @@ from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
-from curation.parse.tables import PageRules, ruled_boxes
+from curation.parse.tables import Box, PageRules, ruled_boxes
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf
@@ -107,8 +107,12 @@ def parse_paper(
         printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
         pages = circled_labels(printed)
 
+        @cache
+        def tables_on(index: int) -> list[Box]:
+            return ruled_boxes(rules(index))
+
         def drawn(index: int) -> Drawn:
-            return Drawn(figures.get(index, ()), lambda: ruled_boxes(rules(index)))
+            return Drawn(figures.get(index, ()), partial(tables_on, index))
 
         laid = lay_out(pages, getattr(ocr, "gutters", None), drawn)
         relabel = relabelled if labels_options(printed) else None

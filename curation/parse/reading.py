@@ -3,10 +3,10 @@
 A page read in the wrong order (a short right column split at a strip inside it, a column of picture options
 read across the gutter, a table running into the gutter) breaks what every multiple-choice paper keeps:
 question numbers go up by one, each question's options are one run ①..⑤ with no marker left over, and no
-option holds a stray marker glyph (curation.parse.invariants). The paper is segmented once as laid out; the pages where those break are
-read alone, and where a page alone breaks them too, its other readings are tried (the other places it could
-be split, the same split without full-width rows, one column, blocks as a recursive XY cut finds them:
-curation.parse.xycut) and the first that keeps them all wins. A page
+option holds a stray marker glyph (curation.parse.invariants). The paper is segmented once as laid out; the
+pages where those break are read alone, and where a page alone breaks them too, its other readings are tried (the
+other places it could be split, the same split without full-width rows, one column, blocks as a recursive XY cut
+finds them: curation.parse.xycut) and the first that keeps them all wins. A page
 that every reading breaks for most of its questions is left out: its numbers become rejects and the next page
 starts clean (a page where one question breaks them, a misprinted marker, keeps its best reading, and the item
 its low reading confidence). Pages that keep the invariants as first read cost nothing more. A page is judged
