@@ -281,3 +281,32 @@ def test_a_passages_note_at_the_left_columns_foot_stays_before_the_questions_it_
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n in (22, 23, 24)] == []
+
+
+def test_a_gutter_crossed_only_by_a_question_set_across_the_pages_foot_is_a_strip_not_a_gap_between_two_words(
+    tmp_path,
+):
+    """A first page whose only lines across the gutter are those of question 6, set across its foot: no strip is free,
+    and the x that the fewest words cross was a one-point gap between two of question 6's words, at the right
+    column's edge, where question 5's number crosses it. Question 5's first line was read across the page with the
+    left column's line beside it, question 6 went into question 4, and 5 and 6 were lost. The gutter is where the
+    fewest words come within half the narrowest gutter, and the page comes out as printed."""
+    house = House("dot", (595, 842), 2, 18, 45, 11, 1.45, 22, 8, True, 6, "hangul", True, False, True, True, True,
+                  table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[105 : 105 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SANS, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n <= 6] == []
+
+
+def test_labelled_options_opening_the_right_column_under_a_question_set_across_the_page_are_no_cells_of_it(tmp_path):
+    """Question 36, set across the page, ends in its option 마.; the right column opens close under it with question
+    38's options 가.-마., going on from the left column's foot. Lines hanging close under a full-width row are its
+    table's last cells unless they open a question or an option, and a label opened none: 가. went into 36's last
+    option and 38 was left without options. A line that opens with the paper's label opens an option too."""
+    house = House("dot", (595, 842), 2, 30, 45, 9, 1.6, 12, 8, False, 9, "hangul", True, False, True, True, True,
+                  table_options=True, justified=True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[122 : 122 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n >= 35] == []

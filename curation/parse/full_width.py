@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from curation.parse.option_labels import option_label
 from curation.parse.passages import served_numbers
 from curation.parse.question_start import START, printed_number
 from curation.readers.words import Line, Word, circled_value, group_lines
@@ -150,17 +151,21 @@ def _in_a_table_right_of(lines: Sequence[Line], gutter: float, drawn: Drawn) -> 
 def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, float]], cells: bool) -> list[Line]:
     """The lines under ``bottom`` set close under it, one under the next, up to the next full-width row (of
     ``spans``) or a line that opens a question, or, with ``cells`` (the lines a table's last cells hold, not its
-    first column's), one that opens an option."""
+    first column's), one that opens an option (with its marker or the paper's label: 가., (1))."""
     chain: list[Line] = []
     for line in sorted((line for line in lines if line.yc > bottom), key=lambda line: line.y0):
         if line.y0 - (chain[-1].y1 if chain else bottom) > 0.5 * (line.y1 - line.y0):
             break
         if any(a - 1 <= line.yc <= b + 1 for a, b in spans):
             break
-        if START.match(line.text) or (cells and circled_value(line.words[0].text) is not None):
+        if START.match(line.text) or (cells and _opens_an_option(line.words[0].text)):
             break
         chain.append(line)
     return chain
+
+
+def _opens_an_option(text: str) -> bool:
+    return circled_value(text) is not None or option_label(text) is not None
 
 
 def _over_a_row(inside: list[Line], above: Line | None, span: float | None) -> list[Line]:

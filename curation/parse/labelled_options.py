@@ -7,16 +7,14 @@ and (1) (2) lists stay text."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Sequence
 
 from curation.parse.layout import order_pages
+from curation.parse.option_labels import option_label
 from curation.parse.question_start import START
 from curation.readers.words import CIRCLED, Line, Word, circled_value
 
-LABELS = "가나다라마"
-_LABEL = re.compile(r"^(?:([가나다라마])[.)]|\(([1-5])\))$")
 MIN_RUN = 4  # 가 to 라 at least: a run of options, not a list of two or three in a stem
 
 Page = tuple[list[Word], float, float]
@@ -27,16 +25,6 @@ def labels_options(pages: Sequence[Page]) -> bool:
     options has a ① for every question, more than the 가. lists of its stems)."""
     openings = sum(1 for words, _, _ in pages for w in words if (label := option_label(w.text)) and label[1] == 0)
     return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
-
-
-def option_label(text: str, marked: bool = False) -> tuple[str, int] | None:
-    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for ③;
-    None for any other word."""
-    if marked and (value := circled_value(text)) is not None and value <= len(LABELS):
-        return "①", value - 1
-    if not (m := _LABEL.match(text)):
-        return None
-    return ("가", LABELS.index(m.group(1))) if m.group(1) else ("(", int(m.group(2)) - 1)
 
 
 def circled_labels(pages: Sequence[Page]) -> list[Page]:

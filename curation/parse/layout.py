@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from curation.parse.coverage import coverage, least_covered
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
@@ -25,12 +26,14 @@ from curation.parse.full_width import (
     stretches,
     tables_across,
 )
+from curation.parse.spreads import spread_middle
 from curation.readers.words import Line, Word, group_lines
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
 _FEW_BANDS = 3  # full-width stretches a two-column page holds: a title, a question set across the page
 _FILLED = 0.7  # of a column's width: a wrapped paragraph's line fills more
 _CENTRED = 0.04  # of the text's width: how far from its middle a gutter under full-width rows may stand
+_NARROWEST_GUTTER = 6.0  # points: where full-width rows cross the gutter, a gap between two words is no gutter
 
 
 def find_gutter(
@@ -42,7 +45,7 @@ def find_gutter(
     body, strips = _free_strips(words, width, height, left=left)
     if not strips and len(body) >= 20:
         lo, hi = _middle(left, width)
-        x = _least_covered(_coverage(body, width)[lo:hi], lo)
+        x = least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo)
         if _centred(body, x) and _leaves_free(words, x, height, True, drawn):
             strips = [x]  # full-width rows (a question set across the page) cross the strip
     if not strips or not _two_sided(body, strips[0]):
@@ -80,16 +83,17 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
     first: the free strips down to 3 pt, widest first (a short right column leaves a wide strip inside itself; a
     column of pictures holds next to no words), then the strips no word at all crosses (a right column of one
     line is crossed by too few words to bound a free strip), then the x that the fewest words cross (a table or a
-    code block running into the gutter leaves no strip free)."""
+    code block running into the gutter leaves no strip free: counted over a strip as wide as the narrowest gutter,
+    then at each x alone)."""
     body, strips = _free_strips(words, width, height, narrowest=3, left=left)
     if len(body) < 20:
         return strips
     lo, hi = _middle(left, width)
-    cover = _coverage(body, width)[lo:hi]
+    cover = coverage(body, width)[lo:hi]
     empty = np.flatnonzero(cover == 0)
     runs = [run for run in np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1) if len(run) >= 3]
     for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(runs, key=len, reverse=True)),
-              _least_covered(cover, lo)]:
+              least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo), least_covered(cover, lo)]:
         if all(abs(x - s) > 4 for s in strips):
             strips.append(x)
     return strips
@@ -102,25 +106,9 @@ def _centred(body: Sequence[Word], x: float) -> bool:
     return abs(x - (x0 + x1) / 2) <= _CENTRED * (x1 - x0)
 
 
-def _least_covered(cover: np.ndarray, lo: int) -> float:
-    """The middle of the widest run of the least-covered x in ``cover`` (the coverage from x = ``lo`` on)."""
-    run = _longest_run(np.flatnonzero(cover == cover.min()))
-    return float(lo + (run[0] + run[-1]) / 2)
-
-
 def _middle(left: float, right: float) -> tuple[int, int]:
     """The middle two fifths of a page running from ``left`` to ``right``, where a gutter can be."""
     return int(left + (right - left) * 0.3), int(left + (right - left) * 0.7)
-
-
-def _coverage(body: Sequence[Word], width: float) -> np.ndarray:
-    """How many body words cross each 1-pt column of the page, from a difference array."""
-    delta = np.zeros(int(width) + 3, dtype=np.int32)
-    starts = np.clip(np.array([w.x0 for w in body], dtype=np.int64), 0, int(width) + 1)
-    ends = np.clip(np.array([w.x1 for w in body], dtype=np.int64) + 1, 0, int(width) + 2)
-    np.add.at(delta, starts, 1)
-    np.add.at(delta, ends, -1)
-    return np.cumsum(delta)
 
 
 def _two_sided(body: Sequence[Word], gutter: float) -> bool:
@@ -167,7 +155,7 @@ def _free_strips(
     if len(body) < 20:
         return body, []
     lo, hi = _middle(left, width)
-    cover = _coverage(body, width)
+    cover = coverage(body, width)
     allowed = max(1, len(body) // 150)
     free = cover[lo:hi] <= allowed
     strips: list[tuple[int, int]] = []
@@ -182,7 +170,7 @@ def _free_strips(
             start = None
     if not strips:
         return body, []
-    whole = _coverage(words, width)
+    whole = coverage(words, width)
     return body, [_in_strip(words, whole, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
 
 
@@ -197,7 +185,7 @@ def _in_strip(words: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float
     middle = (a + b) / 2
     if not any(w.x0 < middle < w.x1 for w in words):
         return middle
-    least = _least_covered(cover[a:b], a)
+    least = least_covered(cover[a:b], a)
     centre = (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
     return least if abs(least - centre) < abs(middle - centre) else middle
 
@@ -369,30 +357,3 @@ def _left(words: Sequence[Word], width: float) -> float:
 
 def _right(words: Sequence[Word], width: float) -> float:
     return max((w.x1 for w in words), default=width)
-
-
-_SPREAD_ASPECT = 1.15  # a sheet at least this much wider than tall can hold two pages side by side
-
-
-def spread_middle(words: Sequence[Word], width: float, height: float) -> float | None:
-    """x where a sheet printed with two pages side by side (two pages to a sheet, a booklet's spread) divides:
-    a landscape sheet whose words, running heads and feet included, all leave a strip in its middle fifth an
-    em wide or more, with text on both sides. A landscape page whose title runs across the middle is one page."""
-    if width < _SPREAD_ASPECT * height or len(words) < 40:
-        return None
-    lo, hi = int(width * 0.4), int(width * 0.6)
-    free = np.flatnonzero(_coverage(words, width)[lo:hi] == 0)
-    if not free.size:
-        return None
-    widest = _longest_run(free)
-    em = float(np.median([w.size for w in words]))
-    middle = float(lo + (widest[0] + widest[-1]) / 2)
-    left = sum(w.xc < middle for w in words)
-    if len(widest) < em or min(left, len(words) - left) < 0.05 * len(words):  # a cover beside page 1 is short
-        return None
-    return middle
-
-
-def _longest_run(xs: np.ndarray) -> np.ndarray:
-    """The longest run of consecutive values in ascending ``xs`` (not empty)."""
-    return max(np.split(xs, np.flatnonzero(np.diff(xs) > 1) + 1), key=len)

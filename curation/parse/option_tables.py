@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from curation.parse.labelled_options import option_label
+from curation.parse.option_labels import option_label
 from curation.parse.tables import Table
 from curation.readers.words import Word, circled_value
 
