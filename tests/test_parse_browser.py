@@ -310,3 +310,17 @@ def test_labelled_options_opening_the_right_column_under_a_question_set_across_t
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
     items = {item.number: item for item in result.items}
     assert [n for n in questions_off(items, questions, house) if n >= 35] == []
+
+
+def test_a_row_of_options_set_across_the_page_is_one_row_though_its_options_stand_apart(tmp_path):
+    """Question 26, set across the page, prints its four options in one row, an em apart, the fourth opening inside
+    the gutter: no word crosses the gutter and the space there is wider than a line's word space, so "① ... ② ...
+    ③ ..." stayed in the left column and "④ ..." in the right (26 left without options, its ④ in question 32's
+    stem). A row that opens with a run of markers going on past the gutter in the next, standing inside the gutter
+    and no further from the word before it than the row's other markers stand from theirs, is one full-width row."""
+    house = House("dot", (595, 842), 2, 18, 36, 9.5, 1.3, 22, 12, True, 9, "circled", False, True, True, True, True,
+                  bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[419 : 419 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in (26, 32)] == []

@@ -77,6 +77,51 @@ def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> 
     return found
 
 
+def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """Rows of options set across the page ("① ... ② ... ③ ..." in the left column's width, "④ ..." past the
+    gutter): a row that opens with a run of markers going on in the marker that opens its part right of the gutter,
+    which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
+    word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
+    found = []
+    for row in _rows(words):
+        left = [w for w in row if w.xc < gutter]
+        right = [w for w in row if w.xc >= gutter]
+        if not left or not right or (opening := circled_value(right[0].text)) is None:
+            continue
+        markers = [k for k, w in enumerate(left) if circled_value(w.text) is not None]
+        if len(markers) < 2 or markers[0] != 0:
+            continue
+        if [circled_value(left[k].text) for k in markers] != list(range(opening - len(markers), opening)):
+            continue
+        widest = max(left[k].x0 - left[k - 1].x1 for k in markers[1:])
+        if right[0].x0 - left[-1].x1 <= widest + 0.5 * right[0].size:
+            found.append((row, right[0]))
+    edge = _numbers_edge(words, gutter) if found else None
+    inside = [row for row, marker in found if edge is not None and marker.x0 < edge - 1]
+    return [(min(w.y0 for w in row), max(w.y1 for w in row)) for row in inside]
+
+
+def _numbers_edge(words: Sequence[Word], gutter: float) -> float | None:
+    """Where the right column's question numbers stand: the leftmost start of its lines that open with one."""
+    starts = []
+    for row in _rows(words):
+        right = [w for w in row if w.xc >= gutter]
+        if right and printed_number(" ".join(w.text for w in right)) is not None:
+            starts.append(right[0].x0)
+    return min(starts, default=None)
+
+
+def _rows(words: Sequence[Word]) -> list[list[Word]]:
+    """The words standing on one line across the whole page, each row left to right."""
+    rows: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: w.yc):
+        if rows and w.yc - rows[-1][-1].yc < 0.3 * w.height:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    return [sorted(row, key=lambda w: w.x0) for row in rows]
+
+
 _TALL_GAP = 3.0  # lines: a gap of the right column this tall beside text of the left one is no space between items
 
 

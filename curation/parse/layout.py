@@ -21,6 +21,7 @@ from curation.parse.full_width import (
     lines_beside_gaps,
     lines_under_rows,
     merge,
+    options_across,
     outside,
     run_across,
     stretches,
@@ -219,7 +220,7 @@ def order_page(
     gutter = gutter if gutter is not None else find_gutter(words, width, height, left, drawn)
     if gutter is None:
         return one_column(words, page, width), 1
-    spans = merge(crossing(words, gutter) + run_across(words, gutter)) if bands else []
+    spans = merge(crossing(words, gutter) + run_across(words, gutter) + options_across(words, gutter)) if bands else []
     body = _body(words, height) if bands and (spans or beside_gaps) else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
     if len(inner) > 1:  # a table set across the page, crossed by some of its rows apart, holds the others too

@@ -11,8 +11,8 @@ _LABEL = re.compile(r"^(?:([가나다라마])[.)]|\(([1-5])\))$")
 
 
 def option_label(text: str, marked: bool = False) -> tuple[str, int] | None:
-    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for ③;
-    None for any other word."""
+    """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for
+    ③; None for any other word."""
     if marked and (value := circled_value(text)) is not None and value <= len(LABELS):
         return "①", value - 1
     if not (m := _LABEL.match(text)):
