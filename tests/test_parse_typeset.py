@@ -231,6 +231,26 @@ WITH_BANDS = [
            bands=True), 426),
     (House("dot", (728, 1031), 2, 24, 55, 10, 1.45, 18, 12, False, 12, "hangul", False, False, True, False, True, True,
            True, bands=True), 260),
+    # a question set across the page whose long first word ends a word space short of the gutter, the next word a
+    # word space past it: the words near the gutter were those whose middle stands within 8 em of it, and the long
+    # word's stands further, so the line was not read across the page (its second half went into question 39)
+    (House("paren", (595, 842), 2, 30, 45, 9, 1.3, 22, 4, False, 6, "hangul", True, False, True, True, True, True,
+           bands=True), 240),
+    # a question in short lines set across a last page, under the right column's end, between columns above it
+    # balanced (the right one holding only the rest of the question before the page) and the left column's last
+    # questions under it: numbered next to the left column's last above it (here, the page's first), it was kept
+    # in the left column and the right column's options went to question 40, the last
+    (House("mun", (728, 1031), 2, 30, 36, 9.5, 1.3, 22, 12, False, 6, "hangul", False, False, True, True, bands=True),
+     107),
+    # question 25's options table opening the right column, over a question set across the page in short lines: read
+    # after the left column's questions below, the table went to question 29, which held two runs of options; a
+    # question holding two runs after any question left without options on its page breaks the invariants
+    (House("dot", (728, 1031), 2, 30, 55, 11, 1.3, 22, 8, False, 12, "circled", False, False, True, False, True, True,
+           bands=True), 126),
+    # a page read as one column where question 27 runs on from the page before and takes in 28 (the page of 29 is
+    # where the numbers jump): every page of the question before a jump is read again, not only its last
+    (House("mun", (595, 842), 2, 24, 45, 11, 1.6, 18, 4, False, 12, "circled", True, False, True, True, True, True,
+           bands=True), 35),
 ]
 
 

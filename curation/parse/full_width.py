@@ -59,14 +59,8 @@ def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> 
     a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
     of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
     body = float(np.median([w.size for w in words])) if words else 0.0
-    rows: list[list[Word]] = []  # the words near the gutter, by height (a row's words differ in box height)
-    for w in sorted((w for w in words if abs(w.xc - gutter) < 8 * w.size), key=lambda w: w.yc):
-        if rows and w.yc - rows[-1][-1].yc < 0.3 * w.height:
-            rows[-1].append(w)
-        else:
-            rows.append([w])
     found = []
-    for row in rows:
+    for row in _rows([w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size]):
         left = [w for w in row if w.x1 <= gutter + 1]
         right = [w for w in row if w.x0 >= gutter - 1]
         if left and right:
@@ -112,7 +106,7 @@ def _numbers_edge(words: Sequence[Word], gutter: float) -> float | None:
 
 
 def _rows(words: Sequence[Word]) -> list[list[Word]]:
-    """The words standing on one line across the whole page, each row left to right."""
+    """The words standing on one line, each row left to right (by height: a row's words differ in box height)."""
     rows: list[list[Word]] = []
     for w in sorted(words, key=lambda w: w.yc):
         if rows and w.yc - rows[-1][-1].yc < 0.3 * w.height:
@@ -249,7 +243,9 @@ def _wider_reading(
       ``tall`` or less under it and a line at most under the left column's text above, numbered other than next to
       the left column's last question above (``last``: the last numbers above the gap in the left column and in the
       right one; a last page's left column going on under a short right column holds more, or opens several, or
-      opens further down, or goes on with the next number); or, anywhere under it, the last question that opens
+      opens further down, or goes on with the next number), or numbered next to it (or the page's first) where the
+      right column above holds no number (it holds the rest of that question: the questions under it follow); or,
+      anywhere under it, the last question that opens
       there if it is numbered next to the right column's last and not to the left column's question before it (a
       question set across the page at the page's foot, its stem all that fits before the page turns).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
@@ -264,8 +260,10 @@ def _wider_reading(
         return inside[numbered[-1] if numbered else k :]
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
         left_last, right_last = last
-        under = len(numbered) == 1 and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
-        if not (under and printed_number(inside[k].text) != (left_last or -1) + 1):
+        under = bool(numbered) and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
+        follows = under and printed_number(inside[k].text) == (left_last or -1) + 1
+        after_both = under and right_last is None and (follows or left_last is None)
+        if not (under and (len(numbered) == 1 and not follows or after_both)):
             before = printed_number(inside[numbered[-2]].text) if len(numbered) > 1 else left_last
             at_foot = bool(numbered) and right_last is not None and (
                 printed_number(inside[numbered[-1]].text) == right_last + 1 != (before or -1) + 1

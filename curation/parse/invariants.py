@@ -16,8 +16,8 @@ from curation.readers.words import Line, circled_value
 def page_faults(
     lines: Sequence[Line], options: int = 0, goes_on: bool = True, markerless: bool = False
 ) -> tuple[int, int]:
-    """How often a page read alone breaks the invariants (a number that does not follow the one before it, or
-    follows one left without options and holds two runs of them: ``_took_options``, a question whose markers from
+    """How often a page read alone breaks the invariants (a number that does not follow the one before it, a
+    question that holds two runs of options after one left without: ``_took_options``, a question whose markers from
     its first option on are not its one run, a question without options whose markers do not go up, a marker glyph
     inside an option, options that follow the page's first question but belong to none, a question whose options
     stop short of the paper's ``options`` or, with ``markerless``, that has no marker: the page's last question only
@@ -27,10 +27,8 @@ def page_faults(
     seg = segment(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
-    faults = sum(
-        1 for prev, b in zip(numbered, numbered[1:])
-        if b.number not in (prev.number + 1, 1) or _took_options(prev, b, seg.options)
-    )
+    faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
+    faults += sum(1 for j, b in enumerate(numbered) if _took_options(numbered[:j], b, seg.options))
     faults += sum(option_faults(block, seg.options) for block in seg.blocks)
     faults += sum(1 for block in seg.incomplete if _out_of_order(block, goes_on and block is numbered[-1]))
     if numbered:
@@ -49,11 +47,14 @@ def page_faults(
     return faults, len(numbered)
 
 
-def _took_options(prev: Block, block: Block, options: int) -> bool:
-    """Whether ``block`` holds two full runs of options where the question before it holds no marker: the first was
-    that question's, read after this one's number (options opening the right column, read after a question set
-    across the page that was taken as the left column's last)."""
-    return options > 0 and not prev.markers and block.full_runs(options) > 1
+def _took_options(before: Sequence[Block], block: Block, options: int) -> Block | None:
+    """The last question of ``before`` that holds no marker, where ``block`` holds two full runs of options: the
+    first was that question's, read after this one's number (options opening the right column, read after a
+    question set across the page that was taken as the left column's last, or after the left column's questions
+    below the left one)."""
+    if options <= 0 or block.full_runs(options) < 2:
+        return None
+    return next((b for b in reversed(before) if not b.markers), None)
 
 
 def _swallowed(lines: Sequence[Line], numbered: Sequence[Block]) -> bool:
@@ -106,7 +107,8 @@ def option_faults(block: Block, options: int) -> int:
 
 def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -> set[int]:
     """Pages where the paper as first segmented breaks an invariant: the pages of a question whose options
-    are faulty, the pages on both sides of a number that does not follow the one before it, pages that
+    are faulty, the pages of the question before a number that does not follow it (the numbers between may lie in
+    any of them, read into it) and the page of that number, pages that
     print a question number at a column's edge where no question was read, the pages of a question left without
     options and the next that holds two runs of them, and, with ``markerless``, the pages of a question without
     markers that another follows and the page after them."""
@@ -127,9 +129,10 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
                 suspects.add(block.lines[-1].page + 1)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
-            suspects.update((prev.lines[-1].page, block.lines[0].page))
+            suspects.update({line.page for line in prev.lines} | {block.lines[0].page})
     read = sorted(seg.blocks + seg.incomplete, key=lambda b: (b.lines[0].page, b.part, b.number))
-    for prev, block in zip(read, read[1:]):
-        if _took_options(prev, block, seg.options):
-            suspects.update(line.page for line in prev.lines + block.lines)
+    for j, block in enumerate(read):
+        near = [b for b in read[:j] if b.lines[-1].page >= block.lines[0].page - 1]
+        if (left := _took_options(near, block, seg.options)) is not None:
+            suspects.update(line.page for line in left.lines + block.lines)
     return suspects
