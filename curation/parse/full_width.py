@@ -165,12 +165,14 @@ def lines_under_rows(
 ) -> list[tuple[float, float]]:
     """The heights of the right column's lines that hang under a full-width row, set close under it one under the
     next, and of the left column's lines level with them, hanging so too (or none): the last cells of a wide table's
-    row going on under its other cells (read in the right column, they would follow the whole left column below).
-    Rows of a ruled table of the right column's own are not (a table going on from the left column's foot)."""
+    row going on under its other cells (read in the right column, they would follow the whole left column below),
+    inside a ruled table set across the page. Rows of a ruled table of the right column's own are not (a table going
+    on from the left column's foot), nor lines under a row that is no table's (a listing going on atop the right
+    column under a row of options set across the page)."""
     found = []
     for _, bottom in spans:
         hanging = _hanging(right, bottom, spans, cells=True)
-        if not hanging or _in_a_table_right_of(hanging, gutter, drawn):
+        if not hanging or not _in_a_table_across(hanging, gutter, drawn):
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
@@ -180,9 +182,9 @@ def lines_under_rows(
     return found
 
 
-def _in_a_table_right_of(lines: Sequence[Line], gutter: float, drawn: Drawn) -> bool:
+def _in_a_table_across(lines: Sequence[Line], gutter: float, drawn: Drawn) -> bool:
     return any(
-        x0 >= gutter - 1 and all(x0 - 1 <= line.x0 and line.x1 <= x1 + 1 and y0 <= line.yc <= y1 for line in lines)
+        x0 < gutter - 1 and all(x0 - 1 <= line.x0 and line.x1 <= x1 + 1 and y0 <= line.yc <= y1 for line in lines)
         for x0, y0, x1, y1 in drawn.tables()
     )
 

@@ -14,7 +14,7 @@ from rapidfuzz.distance import Levenshtein
 from curation.parse.full_width import Drawn
 from curation.parse.layout import order_pages
 from curation.parse.passages import served_numbers
-from curation.readers.words import CIRCLED, Line, Word
+from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
 _SAME_HEIGHT = 3.0  # points between the heights of one running head on two pages
@@ -30,6 +30,9 @@ _CANDIDATE_BOX_SYLLABLES = 8
 _DIGITS = re.compile(r"\d+")
 # "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
 # only on such pages (too few to count as repeating).
+# "<보 기>", "〈보기〉", "[보기]": the title of a box of statements under a stem, never a running head or foot, though
+# it may stand where a column ends at one height on two pages.
+_BOX_TITLE = re.compile(r"^[<〈《\[【(（]?\s*보\s*기\s*[>〉》\]】)）]?$")
 _CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
 
 
@@ -105,7 +108,10 @@ def lay_out(
             if not marked[i] and _is_margin(line, height) and (_misread_mark(line) or not _WORDY.search(line.text)):
                 marked[i] = any(marked[j] and _with(other, line) for j, other in enumerate(lines) if j != i)
         for i, line in enumerate(lines):  # "한다." wrapped under the column's last option repeats, but hangs on it
-            if repeated[i] and any(not marked[j] and _hangs_on(line, other, height) for j, other in enumerate(lines)):
+            if repeated[i] and (
+                any(not marked[j] and _hangs_on(line, other, height) for j, other in enumerate(lines))
+                or _in_a_run_of_options(line, lines)
+            ):
                 marked[i] = False
         marks.append((marked, repeated))
     bodies = [_extent([line.yc for line, m in zip(lines, marked) if not m]) for (*_, lines, _), (marked, _) in zip(ordered, marks)]
@@ -182,7 +188,7 @@ def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
     scan's heads a few points off on each page: its lines repeat at any height. A line opening a question or a
     passage for the questions it names ("※ 다음 글을 읽고 13번과 14번에 답하시오.") is none, digits aside alike as
     such lines are, and the same the height where two columns happen to end."""
-    if _opens_question(furniture_key(line.text)) or served_numbers([line]):
+    if _opens_question(furniture_key(line.text)) or served_numbers([line]) or _BOX_TITLE.match(line.text.strip()):
         return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
@@ -249,6 +255,25 @@ def _hangs_on(line: Line, other: Line, height: float) -> bool:
     gap = other.y0 - line.y1 if line.yc < height / 2 else line.y0 - other.y1
     leading = 0.5 * min(line.y1 - line.y0, other.y1 - other.y0)  # glyph boxes of a paragraph's lines may overlap
     return line.x0 < other.x1 and other.x0 < line.x1 and -leading < gap < leading
+
+
+def _in_a_run_of_options(line: Line, lines: Sequence[Line]) -> bool:
+    """Whether ``line`` opens with an option's marker and a line a line's pitch over or under it, at its x, goes on
+    the run of markers or leads up to it: a column's last options ("③ ㄴ, ㄷ" over "④ ㄴ, ㄹ") may repeat at one
+    height on two pages; a running head or foot never comes as a run of markers."""
+    own = _markers(line)
+    if not own or circled_value(line.words[0].text) is None:
+        return False
+    pitch = 2 * (line.y1 - line.y0)
+    return any(
+        other is not line and abs(other.x0 - line.x0) <= 1 and abs(other.yc - line.yc) <= pitch
+        and (markers := _markers(other)) and (markers[0] == own[-1] + 1 or markers[-1] + 1 == own[0])
+        for other in lines
+    )
+
+
+def _markers(line: Line) -> list[int]:
+    return [value for w in line.words if (value := circled_value(w.text)) is not None]
 
 
 def _read_by_ocr(line: Line) -> bool:

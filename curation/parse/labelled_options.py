@@ -8,8 +8,9 @@ and (1) (2) lists stay text."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
+from curation.parse.full_width import Drawn
 from curation.parse.layout import order_pages
 from curation.parse.option_labels import option_label
 from curation.parse.question_start import START
@@ -27,12 +28,15 @@ def labels_options(pages: Sequence[Page]) -> bool:
     return openings >= MIN_RUN and sum(1 for words, _, _ in pages for w in words if w.text == CIRCLED[0]) < openings
 
 
-def circled_labels(pages: Sequence[Page]) -> list[Page]:
-    """``pages`` with each option label of a question's last run, in the paper's columns as first laid out, written
-    as its circled marker; the same pages where the paper circles its options or labels none."""
+def circled_labels(
+    pages: Sequence[Page], gutters: dict[int, float] | None = None, drawn: Callable[[int], Drawn] | None = None
+) -> list[Page]:
+    """``pages`` with each option label of a question's last run, in the paper's columns as first laid out (with the
+    ``gutters`` known and what each page has ``drawn``, as ``furniture.lay_out`` lays them out), written as its
+    circled marker; the same pages where the paper circles its options or labels none."""
     if not labels_options(pages):
         return list(pages)
-    lines = [line for page_lines, _ in order_pages(pages) for line in page_lines]
+    lines = [line for page_lines, _ in order_pages(pages, gutters, drawn) for line in page_lines]
     found = _option_labels(lines)
     if not found:
         return list(pages)

@@ -105,7 +105,6 @@ def parse_paper(
     with doc, SecondReading(path, enabled=check_tables) as second:
         rules = PageRules(doc, getattr(ocr, "rules", {}))
         printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
-        pages = circled_labels(printed)
 
         @cache
         def tables_on(index: int) -> list[Box]:
@@ -114,7 +113,9 @@ def parse_paper(
         def drawn(index: int) -> Drawn:
             return Drawn(figures.get(index, ()), partial(tables_on, index))
 
-        laid = lay_out(pages, getattr(ocr, "gutters", None), drawn)
+        gutters = getattr(ocr, "gutters", None)
+        pages = circled_labels(printed, gutters, drawn)
+        laid = lay_out(pages, gutters, drawn)
         relabel = relabelled if labels_options(printed) else None
         reading = read_in_order(pages, laid, running_subjects(laid), relabel, drawn)
         grid, seg, lost = reading.grid, reading.seg, reading.lost_blocks()
