@@ -77,7 +77,7 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
     word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
     found = []
-    for row in _rows(words):
+    for row in _rows(words) if _markers_run_across(words, gutter) else ():
         left = [w for w in row if w.xc < gutter]
         right = [w for w in row if w.xc >= gutter]
         if not left or not right or (opening := circled_value(right[0].text)) is None:
@@ -93,6 +93,16 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     edge = _numbers_edge(words, gutter) if found else None
     inside = [row for row, marker in found if edge is not None and marker.x0 < edge - 1]
     return [(min(w.y0 for w in row), max(w.y1 for w in row)) for row in inside]
+
+
+def _markers_run_across(words: Sequence[Word], gutter: float) -> bool:
+    """Whether some row's markers (its other words aside) run on from two or more left of the gutter past it."""
+    for row in _rows([w for w in words if circled_value(w.text) is not None]):
+        values = [circled_value(w.text) for w in row]
+        left = sum(1 for w in row if w.xc < gutter)
+        if 2 <= left < len(values) and values[left - 1] + 1 == values[left]:
+            return True
+    return False
 
 
 def _numbers_edge(words: Sequence[Word], gutter: float) -> float | None:
