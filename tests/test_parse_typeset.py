@@ -251,6 +251,12 @@ WITH_BANDS = [
     # where the numbers jump): every page of the question before a jump is read again, not only its last
     (House("mun", (595, 842), 2, 24, 45, 11, 1.6, 18, 4, False, 12, "circled", True, False, True, True, True, True,
            bands=True), 35),
+    # a question set across the page in short lines beside the right column's tall gap, numbered next to the right
+    # column's last question above the gap (35) and not to the left column's (32), whose two longest options end
+    # where the left column's full lines do: taken for the left column's own lines, it was read before 33-35,
+    # which went into question 38; the question after the right column's last is read after it
+    (House("dot", (728, 1031), 2, 18, 36, 9, 1.6, 22, 8, False, 12, "circled", False, True, True, True, True, True,
+           True, bands=True), 372),
 ]
 
 

@@ -293,9 +293,17 @@ def _wider_reading(
         return []
     if taken[-1] is inside[-1] and below is not None and _close(taken[-1], below) and not START.match(below.text):
         return []  # the question goes on under the gap, beside the right column's next question
-    if any(row.x1 > edge[1] + 1 for row in taken):
+    if any(row.x1 > edge[1] + 1 for row in taken) or _follows_the_right_column(taken[0], last):
         return taken
     return [] if sum(row.x1 >= edge[0] - 1.5 * row.size for row in taken) >= 2 else taken
+
+
+def _follows_the_right_column(line: Line, last: tuple[int | None, int | None]) -> bool:
+    """Whether ``line`` opens the question after the right column's last above the gap, not after the left column's
+    (``last``): in the left column it would be read before the right column's questions it follows."""
+    left_last, right_last = last
+    number = printed_number(line.text)
+    return number is not None and right_last is not None and number == right_last + 1 != (left_last or -1) + 1
 
 
 def _numbers(rows: Sequence[Line]) -> list[tuple[float, int]]:
