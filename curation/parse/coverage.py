@@ -28,4 +28,9 @@ def least_covered(cover: np.ndarray, lo: int) -> float:
 
 def longest_run(xs: np.ndarray) -> np.ndarray:
     """The longest run of consecutive values in ascending ``xs`` (not empty)."""
-    return max(np.split(xs, np.flatnonzero(np.diff(xs) > 1) + 1), key=len)
+    return max(runs(xs), key=len)
+
+
+def runs(xs: np.ndarray) -> list[np.ndarray]:
+    """The runs of consecutive values in ascending ``xs``."""
+    return np.split(xs, np.flatnonzero(np.diff(xs) > 1) + 1)

@@ -76,8 +76,11 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     gutter): a row that opens with a run of markers going on in the marker that opens its part right of the gutter,
     which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
     word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
+    if not _markers_run_across(words, gutter):
+        return []
+    rows = _rows(words)
     found = []
-    for row in _rows(words) if _markers_run_across(words, gutter) else ():
+    for row in rows:
         left = [w for w in row if w.xc < gutter]
         right = [w for w in row if w.xc >= gutter]
         if not left or not right or (opening := circled_value(right[0].text)) is None:
@@ -90,7 +93,7 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
         widest = max(left[k].x0 - left[k - 1].x1 for k in markers[1:])
         if right[0].x0 - left[-1].x1 <= widest + 0.5 * right[0].size:
             found.append((row, right[0]))
-    edge = _numbers_edge(words, gutter) if found else None
+    edge = _numbers_edge(rows, gutter) if found else None
     inside = [row for row, marker in found if edge is not None and marker.x0 < edge - 1]
     return [(min(w.y0 for w in row), max(w.y1 for w in row)) for row in inside]
 
@@ -98,17 +101,17 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
 def _markers_run_across(words: Sequence[Word], gutter: float) -> bool:
     """Whether some row's markers (its other words aside) run on from two or more left of the gutter past it."""
     for row in _rows([w for w in words if circled_value(w.text) is not None]):
-        values = [circled_value(w.text) for w in row]
         left = sum(1 for w in row if w.xc < gutter)
-        if 2 <= left < len(values) and values[left - 1] + 1 == values[left]:
+        if 2 <= left < len(row) and circled_value(row[left - 1].text) + 1 == circled_value(row[left].text):
             return True
     return False
 
 
-def _numbers_edge(words: Sequence[Word], gutter: float) -> float | None:
-    """Where the right column's question numbers stand: the leftmost start of its lines that open with one."""
+def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None:
+    """Where the right column's question numbers stand: the leftmost start of its lines (in ``rows``, the page's
+    rows of words) that open with one."""
     starts = []
-    for row in _rows(words):
+    for row in rows:
         right = [w for w in row if w.xc >= gutter]
         if right and printed_number(" ".join(w.text for w in right)) is not None:
             starts.append(right[0].x0)
@@ -257,9 +260,9 @@ def _wider_reading(
       right one; a last page's left column going on under a short right column holds more, or opens several, or
       opens further down, or goes on with the next number), or numbered next to it (or the page's first) where the
       right column above holds no number (it holds the rest of that question: the questions under it follow); or,
-      anywhere under it, the last question that opens
-      there if it is numbered next to the right column's last and not to the left column's question before it (a
-      question set across the page at the page's foot, its stem all that fits before the page turns).
+      anywhere under it, the last question that opens there if it is numbered next to the right column's last and
+      not to the left column's question before it (a question set across the page at the page's foot, its stem all
+      that fits before the page turns).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
     ``edge`` (where its lines end: their tenth highest percentile, their furthest), or fewer than two reach to
     within an em and a half of it (the wrapped lines beside a figure do)."""
@@ -277,9 +280,7 @@ def _wider_reading(
         after_both = under and right_last is None and (follows or left_last is None)
         if not (under and (len(numbered) == 1 and not follows or after_both)):
             before = printed_number(inside[numbered[-2]].text) if len(numbered) > 1 else left_last
-            at_foot = bool(numbered) and right_last is not None and (
-                printed_number(inside[numbered[-1]].text) == right_last + 1 != (before or -1) + 1
-            )
+            at_foot = bool(numbered) and _follows_the_right_column(inside[numbered[-1]], (before, right_last))
             k = numbered[-1] if at_foot else len(inside)
     else:  # the lines before the first that opens a question or a passage end the question above
         k = next((j for j in range(k, len(inside)) if _opens_question_or_passage(inside[j])

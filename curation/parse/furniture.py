@@ -28,11 +28,11 @@ _CANDIDATE_BOX = re.compile(r"(수\s*험\s*번\s*호|응\s*시\s*번\s*호|성\s
 # a sentence can ("...乙이 甲의 성명").
 _CANDIDATE_BOX_SYLLABLES = 8
 _DIGITS = re.compile(r"\d+")
-# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
-# only on such pages (too few to count as repeating).
 # "<보 기>", "〈보기〉", "[보기]": the title of a box of statements under a stem, never a running head or foot, though
 # it may stand where a column ends at one height on two pages.
 _BOX_TITLE = re.compile(r"^[<〈《\[【(（]?\s*보\s*기\s*[>〉》\]】)）]?$")
+# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
+# only on such pages (too few to count as repeating).
 _CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
 
 
@@ -261,9 +261,9 @@ def _in_a_run_of_options(line: Line, lines: Sequence[Line]) -> bool:
     """Whether ``line`` opens with an option's marker and a line a line's pitch over or under it, at its x, goes on
     the run of markers or leads up to it: a column's last options ("③ ㄴ, ㄷ" over "④ ㄴ, ㄹ") may repeat at one
     height on two pages; a running head or foot never comes as a run of markers."""
-    own = _markers(line)
-    if not own or circled_value(line.words[0].text) is None:
+    if not line.words or circled_value(line.words[0].text) is None:
         return False
+    own = _markers(line)
     pitch = 2 * (line.y1 - line.y0)
     return any(
         other is not line and abs(other.x0 - line.x0) <= 1 and abs(other.yc - line.yc) <= pitch

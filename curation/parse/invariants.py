@@ -110,7 +110,7 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
     are faulty, the pages of the question before a number that does not follow it (the numbers between may lie in
     any of them, read into it) and the page of that number, pages that
     print a question number at a column's edge where no question was read, the pages of a question left without
-    options and the next that holds two runs of them, and, with ``markerless``, the pages of a question without
+    options and of a later one on its page or the next that holds two runs of them, and, with ``markerless``, the pages of a question without
     markers that another follows and the page after them."""
     opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {

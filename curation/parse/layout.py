@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from curation.parse.coverage import coverage, least_covered
+from curation.parse.coverage import coverage, least_covered, runs
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
@@ -92,8 +92,8 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
     lo, hi = _middle(left, width)
     cover = coverage(body, width)[lo:hi]
     empty = np.flatnonzero(cover == 0)
-    runs = [run for run in np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1) if len(run) >= 3]
-    for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(runs, key=len, reverse=True)),
+    free = [run for run in runs(empty) if len(run) >= 3]
+    for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(free, key=len, reverse=True)),
               least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo), least_covered(cover, lo)]:
         if all(abs(x - s) > 4 for s in strips):
             strips.append(x)

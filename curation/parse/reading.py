@@ -25,9 +25,9 @@ from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.invariants import final_question, option_faults, page_faults, suspect_pages
 from curation.parse.layout import gutters, one_column, order_page
-from curation.parse.spreads import spread_middle
 from curation.parse.question_start import printed_numbers
 from curation.parse.segment import Segmented, segment
+from curation.parse.spreads import spread_middle
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word
 
