@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -24,6 +25,7 @@ from curation.core.item import Item
 from curation.parse.batch import parse_batch
 from curation.parse.guarded import BatchJob
 from curation.parse.paper import parse_paper
+from curation.sources import filetype
 from curation.readers.guard import ChildCrashed, GuardedPool, LimitExceeded, Limits, check_pdf_limits, screen_item
 
 FAST = Limits(timeout_s=60, max_memory_mb=2048)
@@ -134,6 +136,20 @@ def test_embedded_javascript_is_refused_and_never_run(batch):
 
 def test_random_bytes_named_pdf_are_refused(batch):
     _refused(batch, "random", "unrecognised binary data")
+
+
+@pytest.mark.parametrize("first", [b"{", b"[", b" \n{"])
+def test_binary_data_opening_with_a_bracket_is_not_json(first):
+    rng = random.Random(7)
+    binary = bytes(rng.randrange(256) for _ in range(2048))
+    assert filetype.sniff(first + binary) == "unknown"
+    assert filetype.sniff(first + b'"a": 1}' if first.strip() == b"{" else first + b"1, 2]") == "json"
+
+
+def test_korean_text_cut_inside_a_character_is_still_text():
+    head = ("가나다라 " * 200).encode("utf-8")[:2047]
+    assert filetype.sniff(head) == "text"
+    assert filetype.sniff(("가나다라 " * 200).encode("cp949")[:2047]) == "text"
 
 
 def test_zip_named_pdf_is_read_as_a_zip_and_its_damaged_member_named(batch):

@@ -22,7 +22,6 @@ def sniff(head: bytes) -> str:
     empty, or unknown."""
     if not head:
         return "empty"
-    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     # Magic at offset 0 wins: a stored ZIP whose first member is a PDF holds "%PDF-" in its first 1 KB too.
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "zip"
@@ -35,21 +34,35 @@ def sniff(head: bytes) -> str:
     # Some servers put a few bytes of junk before %PDF; readers accept it within the first 1 KB.
     if b"%PDF-" in head[:1024]:
         return "pdf"
-    lowered = stripped[:512].lower()
-    if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in lowered:
+    text = _as_text(head)
+    if text is None:
+        return "unknown"
+    lowered = text.lstrip("\ufeff \t\r\n")[:512].lower()
+    if lowered.startswith(("<!doctype html", "<html", "<head", "<body")) or "<html" in lowered:
         return "html"
-    if stripped[:1] in (b"{", b"["):
+    if lowered[:1] in ("{", "["):
         return "json"
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        try:
-            text = head.decode("cp949")
-        except UnicodeDecodeError:
-            return "unknown"
     if "," in text.split("\n", 1)[0]:
         return "csv"
     return "text"
+
+
+def _as_text(head: bytes) -> str | None:
+    """The head as UTF-8 or CP949 text, or None where it is binary: undecodable, or holding control
+    characters no text file has (random bytes starting with "{" are not JSON)."""
+    for encoding in ("utf-8", "cp949"):
+        try:
+            text = head.decode(encoding)
+        except UnicodeDecodeError:
+            # the 2 KB head may cut a multibyte character in two
+            try:
+                text = head[:-3].decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        if any(ord(char) < 32 and char not in "\t\n\r\f" for char in text):
+            return None
+        return text
+    return None
 
 
 def sniff_file(path: str | Path) -> str:
