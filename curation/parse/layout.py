@@ -12,13 +12,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from curation.parse.column_gaps import lines_beside_gaps
 from curation.parse.coverage import coverage, least_covered, runs
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
     Drawn,
     crossing,
-    lines_beside_gaps,
     lines_under_rows,
     merge,
     options_across,
@@ -205,7 +205,7 @@ def order_page(
     """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows that cross
     the gutter split the page into bands, unless ``bands`` is off (each word then goes to the side its centre is on);
     the left column's lines that belong to a full-width row below them are full-width rows too, and with
-    ``beside_gaps`` those beside any gap of the right column (``full_width.lines_beside_gaps``), and so are the lines
+    ``beside_gaps`` those beside any gap of the right column (``column_gaps.lines_beside_gaps``), and so are the lines
     that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), and every line of a ruled table
     set across the page; the page's ``drawn`` figures fill the right column where they stand. A sheet holding two
     pages side by side is read as two pages, left one first."""
