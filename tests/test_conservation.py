@@ -105,6 +105,23 @@ def test_the_cover_count_extends_the_numbering():
     assert numbers == set(range(1, 41)) and said == ["numbering", "cover"]
 
 
+def test_numbers_printed_after_the_last_question_read_are_rejects():
+    """A last page read out of order (questions 39 and 40 taken into 37's text, "40." still at a column's edge):
+    without a key or a cover count, the numbers the pages print past the last question read are what say the
+    paper went on; a number on a page before the reading stopped, or on the next part's, or far past the last, is
+    not."""
+    part = Part(0, None, {n: 1 + n // 10 for n in range(1, 39)})
+    rejects = missing_rejects("paper.pdf", [part], key=None, session=None, form=None, cover=None,
+                              printed=[(4, 38), (5, 40), (5, 52), (2, 39)])
+    assert [(r.number, r.page) for r in rejects] == [(39, 4), (40, 4)]
+    assert all("the numbering and the pages say" in r.detail for r in rejects)
+    first, second = Part(0, "형법", {n: 1 + n // 10 for n in range(1, 19)}), Part(1, "형사소송법", {1: 3, 2: 3, 3: 4})
+    assert not missing_rejects("paper.pdf", [first, second], key=None, session=None, form=None, cover=None,
+                               printed=[(5, 19)])
+    assert [r.number for r in missing_rejects("paper.pdf", [first, second], key=None, session=None, form=None,
+                                              cover=None, printed=[(3, 19), (3, 20)])] == [19, 20]
+
+
 def test_a_question_not_read_is_named_under_the_subject_it_falls_in():
     """Numbering that runs on through three subjects (1-20, 21-40, 41-60) and loses 47-53 with a page: the
     rejects name the third subject, where the reading stopped, not the part's first."""

@@ -356,3 +356,15 @@ def test_papers_of_two_subjects_printed_by_a_browser_parse_back_as_printed(house
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
     assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
         q, h, p, font, headings))
+
+
+def test_questions_a_misread_last_page_takes_into_others_are_rejects(tmp_path):
+    """A last page whose options 가.-마. go on from the left column into the right one, read out of order: questions
+    39 and 40 went into 37's and 38's text, and nothing said the paper went on past 38 (no key, no count on its
+    cover). The pages still print "40." at a column's edge: every number up to it is an item or a reject."""
+    house = House("dot", (728, 1031), 2, 18, 36, 10, 1.45, 22, 8, True, 9, "hangul", True, False, True, True, True,
+                  True, True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[309 : 309 + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF, HEADINGS))
+    accounted = {item.number for item in result.items} | {reject.number for reject in result.rejects}
+    assert accounted >= set(range(1, PER_PAPER + 1))

@@ -109,6 +109,29 @@ HEADED = [
     # a last page whose right column is one line, in a paper one of whose pages has its gutter moved left of a
     # short right column: the paper's gutter, shared by most of its two-column pages, reads the page
     (House("dot", (728, 1031), 2, 24, 36, 9.5, 1.3, 12, 8, False, 6, "circled", True, True), 297),
+    # a page whose question set across its lower part holds just over half its words, two full columns above it:
+    # read as one column, each line of the left column run on into the right's, three questions lost (as rejects)
+    (House("dot", (595, 842), 2, 30, 55, 10.5, 1.6, 22, 0, False, 12, "hangul", True, True, False, True, False, True,
+           True, bands=True), 369),
+    # a last page: the left column's question 36 under the right column's end, numbered next to that column's last
+    # (35), over the paper's last questions in the left column alone: read before the right column, 35 was no
+    # question (its options went to 34, whose table of options goes on atop the page)
+    (House("dot", (728, 1031), 2, 18, 55, 9, 1.3, 22, 0, True, 6, "hangul", False, False, True, False, True, True,
+           True, bands=True), 283),
+    # a question whose options 가.-마. open the next page's right column, beside its figure in the left, over a
+    # question set across the page: the page's reading was judged without that question (the question read last
+    # before the page was taken as the one ending lowest on its page, the left column's), so the options read into
+    # the stem of the question across the page broke nothing
+    (House("dot", (595, 842), 2, 18, 55, 9, 1.3, 12, 12, False, 12, "hangul", True, False, True, True, False, True,
+           True, bands=True), 195),
+    # a row of options labelled 가.-마. set across the page under a question across it, its 마. just past the gutter
+    # (a label's space from 라.'s option): read in the right column, 마. was no label and went into 라.'s option
+    (House("mun", (595, 842), 2, 18, 45, 10, 1.45, 12, 8, True, 6, "hangul", True, False, True, False, True, True,
+           True, bands=True), 297),
+    # a one-column paper's option table "(가) | (나)" under a listing, its rule between the columns leaving a strip
+    # free that only the stem above crosses: read as a right column, its (나) cells went to the next question
+    (House("mun", (595, 842), 1, 30, 36, 9, 1.45, 22, 12, False, 6, "circled", False, True, True, True, True, True,
+           True, bands=True), 370),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 
@@ -168,6 +191,11 @@ WITH_EXTRAS = [
     # prose's, its monospaced spaces (0.6 em) taken for the word space that a cell's gap must pass
     (House("dot", (595, 842), 1, 24, 55, 11, 1.3, 18, 0, False, 12, "circled", False, False, True, True, True, True,
            justified=True), 534),
+    # an option table labelled 가.-라. whose (가) cell fills its first line ("1000μgF-/", "mL" under it): the label
+    # 0.73 em from its text and no cell's gap on that option's first line, so the page's rules went unread and each
+    # row's lines were read across both cells; the gap under the wrapped cell, on the row's next line, counts
+    (House("paren", (728, 1031), 1, 30, 55, 11, 1.3, 12, 8, True, 9, "hangul", False, False, True, False, True, True,
+           True, bands=True), 168),
 ]
 
 # Drawn houses (``bench/typeset.py --random 40 --bands``) setting every tenth question, from the sixth, across both
@@ -257,6 +285,19 @@ WITH_BANDS = [
     # which went into question 38; the question after the right column's last is read after it
     (House("dot", (728, 1031), 2, 18, 36, 9, 1.6, 22, 8, False, 12, "circled", False, True, True, True, True, True,
            True, bands=True), 372),
+    # a question set across the page whose options are the rows of a "(가) | (나)" table centred across it, the
+    # table's rule between its columns in the page's gutter: no row of the table crosses the gutter, so its (나)
+    # cells were read as the right column's (the next questions' stems and options took them); the right column's
+    # rows that start left of its question numbers are a table's cells, and the table's rows are full-width rows
+    (House("paren", (595, 842), 2, 30, 36, 10, 1.6, 14, 0, False, 6, "circled", False, False, True, True, True, True,
+           True, bands=True), 413),
+    (House("mun", (595, 842), 2, 30, 36, 9.5, 1.6, 22, 0, False, 12, "circled", table_options=True, bands=True), 293),
+    # a question set across the page in short lines over a box drawn across it whose lines end short of the gutter,
+    # under a figure of the left column and question 5's options opening the right one: nothing crossed the gutter,
+    # so 5's options were read after the left column, into question 9; a page read again finds the boxes its rules
+    # frame across the page (and a reading that opens fewer questions counts those it lost as faults)
+    (House("mun", (595, 842), 2, 18, 45, 9, 1.6, 14, 12, True, 12, "circled", True, True, True, True, False, True,
+           bands=True), 271),
 ]
 
 

@@ -1,9 +1,10 @@
 """Every printed question is an item or a reject: the numbers a paper prints, against what the parse gave.
 
 What a paper prints is known from more than the questions that were read: the numbering itself (a part that
-runs 1, 2, 4 printed 3), the answer key (a part whose key table numbers 1-40 printed 40 questions) and a count
-on the cover ("총 40문항"). A misread page that swallows the rest of a paper leaves nothing behind in the
-numbering, so the key and the cover are what catch it. (The catalog holds no per-subject counts: they change
+runs 1, 2, 4 printed 3), the answer key (a part whose key table numbers 1-40 printed 40 questions), a count
+on the cover ("총 40문항") and the numbers the pages print at a column's edge after the part's last question (a
+page read out of order that took questions 39 and 40 into 37's text still prints "40." at a line's start). A
+misread page that swallows the rest of a paper leaves nothing behind in the numbering, so these are what catch it. (The catalog holds no per-subject counts: they change
 from year to year, CPA 경영학 40 questions in 2024 and 32 in 2025, and a wrong count would invent rejects.) Each printed number that gave neither an item nor a reject becomes a
 reject of its own, on the page where its part's reading stopped.
 """
@@ -20,6 +21,7 @@ from curation.keys.model import normalise_form, subject_key
 
 MISSING_REASON = "printed question without an item"
 
+_TRAILING = 10  # a number printed this far at most past a part's last question read is one of its questions
 _COVER_COUNT = re.compile(r"총\s*(\d{1,3})\s*문항|문항\s*수\s*[:：]?\s*(\d{1,3})\s*(?:문항|개)?")
 
 
@@ -53,11 +55,18 @@ def expected_numbers(
     form: str | None,
     cover: int | None,
     only_part: bool = True,
+    printed: Sequence[int] = (),
 ) -> tuple[set[int], list[str]]:
-    """The numbers this part prints, and what said so (``numbering``, ``key``, ``cover``)."""
+    """The numbers this part prints, and what said so (``numbering``, ``key``, ``cover``, ``pages``: the question
+    numbers ``printed`` at a column's edge on the pages after where the part's reading stopped, up to the next
+    part's, a few past its last)."""
     read = set(part.pages)
     expected = set(range(min(read), max(read) + 1))
     said = ["numbering"]
+    after = [n for n in printed if max(read) < n <= max(read) + _TRAILING]
+    if after:
+        expected |= set(range(max(read) + 1, max(after) + 1))
+        said.append("pages")
     from_key = _key_numbers(part, key, session=session, form=form, only_part=only_part)
     if from_key and read & from_key:
         expected |= from_key
@@ -100,13 +109,18 @@ def missing_rejects(
     session: int | None,
     form: str | None,
     cover: int | None,
+    printed: Sequence[tuple[int, int]] = (),
 ) -> list[Reject]:
-    """A reject for each printed number of each part that the parse read nothing for."""
+    """A reject for each printed number of each part that the parse read nothing for; ``printed``: (page, number)
+    of each question number the pages print at a column's edge (pages 1-based)."""
     rejects = []
-    for part in parts:
+    for index, part in enumerate(parts):
+        stopped = part.pages[max(part.pages)]
+        following = parts[index + 1].pages[min(parts[index + 1].pages)] if index + 1 < len(parts) else None
         expected, said = expected_numbers(
             part, key=key, session=session, form=form, cover=cover if len(parts) == 1 else None,
             only_part=len(parts) == 1,
+            printed=[n for page, n in printed if stopped <= page and (following is None or page <= following)],
         )
         for number in sorted(expected - set(part.pages)):
             page = _page_where_reading_stopped(part.pages, number)

@@ -95,9 +95,9 @@ def _wider_reading(
       right one; a last page's left column going on under a short right column holds more, or opens several, or
       opens further down, or goes on with the next number), or numbered next to it (or the page's first) where the
       right column above holds no number (it holds the rest of that question: the questions under it follow); or,
-      anywhere under it, the last question that opens there if it is numbered next to the right column's last and
-      not to the left column's question before it (a question set across the page at the page's foot, its stem all
-      that fits before the page turns).
+      anywhere under it, the question that opens there numbered next to the right column's last and not to the left
+      column's question before it (a question set across the page at the page's foot, its stem all that fits before
+      the page turns; or over the paper's last questions, set in the left column alone).
     Outside a gap that ends on a full-width row, such lines are taken where one stands past the left column's
     ``edge`` (where its lines end: their tenth highest percentile, their furthest), or fewer than two reach to
     within an em and a half of it (the wrapped lines beside a figure do)."""
@@ -114,9 +114,9 @@ def _wider_reading(
         follows = under and printed_number(inside[k].text) == (left_last or -1) + 1
         after_both = under and right_last is None and (follows or left_last is None)
         if not (under and (len(numbered) == 1 and not follows or after_both)):
-            before = printed_number(inside[numbered[-2]].text) if len(numbered) > 1 else left_last
-            at_foot = bool(numbered) and _follows_the_right_column(inside[numbered[-1]], (before, right_last))
-            k = numbered[-1] if at_foot else len(inside)
+            befores = [left_last, *(printed_number(inside[j].text) for j in numbered)]
+            k = next((j for j, before in zip(numbered, befores)
+                      if _follows_the_right_column(inside[j], (before, right_last))), len(inside))
     else:  # the lines before the first that opens a question or a passage end the question above
         k = next((j for j in range(k, len(inside)) if _opens_question_or_passage(inside[j])
                   and not _serves_above(inside[j], last[1])), k)

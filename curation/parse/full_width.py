@@ -8,9 +8,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from curation.parse.option_labels import option_label
+from curation.parse.option_labels import LABELS, option_label
 from curation.parse.question_start import START, printed_number
-from curation.readers.words import Line, Word, circled_value
+from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
 _DISPLAY = 1.5  # times the page's commonest type size: a title in display type
@@ -27,25 +27,29 @@ def _no_tables() -> Sequence[Box]:
 @dataclass(frozen=True)
 class Drawn:
     """What a page draws besides its text that its full-width rows depend on: its figures (they fill the right
-    column where they stand), and its ruled tables' boxes, read only where words cross the gutter (a page's paths
-    are costly to read)."""
+    column where they stand), its ruled tables' boxes, read only where words cross the gutter (a page's paths
+    are costly to read), and the boxes it frames (``tables.framed_boxes``), looked at on a page read again."""
 
     figures: Sequence[Box] = ()
     tables: Callable[[], Sequence[Box]] = _no_tables
+    frames: Callable[[], Sequence[Box]] = _no_tables
 
 
 NOTHING_DRAWN = Drawn()
 
 
-def tables_across(drawn: Drawn, gutter: float, words: Sequence[Word]) -> list[tuple[float, float]]:
-    """The heights of the ruled tables set across the page: from the left column into the right column's text (past
-    where its words start), which no table of the left column running into the gutter reaches. A table's cells may
-    leave the gutter free where their texts are short (a head row "(가)" over "(나)", a last row's short cells): each
-    of its rows is a full-width row all the same."""
+def tables_across(
+    drawn: Drawn, gutter: float, words: Sequence[Word], frames: bool = False
+) -> list[tuple[float, float]]:
+    """The heights of the ruled tables (and with ``frames``, the framed boxes) set across the page: from the left
+    column into the right column's text (past where its words start), which no table of the left column running
+    into the gutter reaches. A table's cells may leave the gutter free where their texts are short (a head row "(가)"
+    over "(나)", a last row's short cells; a box's short lines): each of its rows is a full-width row all the same."""
     right_start = min((w.x0 for w in words if w.x0 >= gutter), default=None)
     if right_start is None:
         return []
-    return [(y0, y1) for x0, y0, x1, y1 in drawn.tables() if x0 < gutter - 1 and x1 > right_start + 1]
+    boxes = [*drawn.tables(), *(drawn.frames() if frames else ())]
+    return [(y0, y1) for x0, y0, x1, y1 in boxes if x0 < gutter - 1 and x1 > right_start + 1]
 
 
 def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
@@ -72,7 +76,8 @@ def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> 
 
 def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
     """Rows of options set across the page ("① ... ② ... ③ ..." in the left column's width, "④ ..." past the
-    gutter): a row that opens with a run of markers going on in the marker that opens its part right of the gutter,
+    gutter; or labelled 가.-마., (1)-(5)): a row that opens with a run of markers going on in the marker that opens its
+    part right of the gutter,
     which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
     word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
     if not _markers_run_across(words, gutter):
@@ -82,12 +87,12 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     for row in rows:
         left = [w for w in row if w.xc < gutter]
         right = [w for w in row if w.xc >= gutter]
-        if not left or not right or (opening := circled_value(right[0].text)) is None:
+        if not left or not right or (opening := _marker_value(right[0].text)) is None:
             continue
-        markers = [k for k, w in enumerate(left) if circled_value(w.text) is not None]
+        markers = [k for k, w in enumerate(left) if _marker_value(w.text) is not None]
         if len(markers) < 2 or markers[0] != 0:
             continue
-        if [circled_value(left[k].text) for k in markers] != list(range(opening - len(markers), opening)):
+        if [_marker_value(left[k].text) for k in markers] != list(range(opening - len(markers), opening)):
             continue
         widest = max(left[k].x0 - left[k - 1].x1 for k in markers[1:])
         if right[0].x0 - left[-1].x1 <= widest + 0.5 * right[0].size:
@@ -99,11 +104,32 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
 
 def _markers_run_across(words: Sequence[Word], gutter: float) -> bool:
     """Whether some row's markers (its other words aside) run on from two or more left of the gutter past it."""
-    for row in _rows([w for w in words if circled_value(w.text) is not None]):
+    for row in _rows([w for w in words if w.text[:1] in _MARKER_OPENINGS and _marker_value(w.text) is not None]):
         left = sum(1 for w in row if w.xc < gutter)
-        if 2 <= left < len(row) and circled_value(row[left - 1].text) + 1 == circled_value(row[left].text):
+        if 2 <= left < len(row) and _marker_value(row[left - 1].text) + 1 == _marker_value(row[left].text):
             return True
     return False
+
+
+_LABEL_OPENINGS = frozenset(LABELS + "(")  # the characters an option label opens with (a cheap test first)
+_MARKER_OPENINGS = _LABEL_OPENINGS | frozenset(CIRCLED)
+
+
+def _marker_value(text: str) -> int | None:
+    """1 for ① (and so on), and for an option label: 1 for 가. or (1)."""
+    value = circled_value(text)
+    if value is None and text[:1] in _LABEL_OPENINGS and (label := option_label(text)) is not None:
+        value = label[1] + 1
+    return value
+
+
+def cells_left_of_the_numbers(words: Sequence[Word], gutter: float) -> bool:
+    """Whether two rows or more of the right column start an em or more left of where its question numbers
+    stand: the right cells of a ruled table set across the page whose rule between its columns falls in the page's
+    gutter (a "(가) | (나)" table centred across the page leaves the gutter free)."""
+    rows = _rows([w for w in words if w.x0 + w.x1 >= 2 * gutter])
+    edge = _numbers_edge(rows, gutter)
+    return edge is not None and sum(1 for row in rows if row[0].x0 < edge - row[0].size) >= 2
 
 
 def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None:
@@ -111,17 +137,21 @@ def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None
     rows of words) that open with one."""
     starts = []
     for row in rows:
-        right = [w for w in row if w.xc >= gutter]
-        if right and printed_number(" ".join(w.text for w in right)) is not None:
+        right = [w for w in row if w.x0 + w.x1 >= 2 * gutter]
+        opening = " ".join(w.text for w in right[:3]) if right and right[0].text[:1] in _NUMBER_OPENINGS else ""
+        if opening and printed_number(opening) is not None:
             starts.append(right[0].x0)
     return min(starts, default=None)
+
+
+_NUMBER_OPENINGS = frozenset("0123456789문【[〔［")  # what a question number opens with (``question_start.START``)
 
 
 def _rows(words: Sequence[Word]) -> list[list[Word]]:
     """The words standing on one line, each row left to right (by height: a row's words differ in box height)."""
     rows: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: w.yc):
-        if rows and w.yc - rows[-1][-1].yc < 0.3 * w.height:
+    for w in sorted(words, key=lambda w: w.y0 + w.y1):
+        if rows and (w.y0 + w.y1) - (rows[-1][-1].y0 + rows[-1][-1].y1) < 0.6 * (w.y1 - w.y0):
             rows[-1].append(w)
         else:
             rows.append([w])

@@ -18,6 +18,7 @@ from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
     Drawn,
+    cells_left_of_the_numbers,
     crossing,
     lines_under_rows,
     merge,
@@ -201,14 +202,16 @@ def order_page(
     left: float = 0.0,
     beside_gaps: bool = False,
     drawn: Drawn = NOTHING_DRAWN,
+    tables: bool = False,
 ) -> tuple[list[Line], int]:
     """Lines of a page in reading order, and the number of columns found (or given by ``gutter``). Rows that cross
     the gutter split the page into bands, unless ``bands`` is off (each word then goes to the side its centre is on);
     the left column's lines that belong to a full-width row below them are full-width rows too, and with
     ``beside_gaps`` those beside any gap of the right column (``column_gaps.lines_beside_gaps``), and so are the lines
     that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), and every line of a ruled table
-    set across the page; the page's ``drawn`` figures fill the right column where they stand. A sheet holding two
-    pages side by side is read as two pages, left one first."""
+    set across the page (looked for where rows cross the gutter, where the right column's rows start left of its
+    question numbers, with ``beside_gaps``, or with ``tables``); the page's ``drawn`` figures fill the right column
+    where they stand. A sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
                                     beside_gaps=beside_gaps, drawn=drawn)
@@ -221,10 +224,13 @@ def order_page(
     if gutter is None:
         return one_column(words, page, width), 1
     spans = merge(crossing(words, gutter) + run_across(words, gutter) + options_across(words, gutter)) if bands else []
-    body = _body(words, height) if bands and (spans or beside_gaps) else []  # no running head or page number
+    body = _body(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
-    if len(inner) > 1:  # a table set across the page, crossed by some of its rows apart, holds the others too
-        across = tables_across(drawn, gutter, words)
+    # A table set across the page holds its rows that leave the gutter free too: where some of its rows cross the
+    # gutter apart, where the rule between its columns stands in the gutter, or on a page read again (``beside_gaps``:
+    # it broke the invariants as first read). (Reading the rules where one row crosses would cost 2% of the parse.)
+    if len(inner) > 1 or (body and (beside_gaps or tables or cells_left_of_the_numbers(body, gutter))):
+        across = tables_across(drawn, gutter, words, frames=beside_gaps)
         spans, inner = merge(spans + across), merge(inner + across)
     if body and (inner or beside_gaps):
         # all the words: the columns may open and close in the margins (papers without running heads or feet)
@@ -274,7 +280,8 @@ def order_pages(
     ``gutters`` gives the gutter of pages whose columns are known already. A paper keeps its columns to its end: a
     page read as one column that leaves free the gutter most of the paper's pages share, with words on both sides of
     it, is read at that gutter (a last page whose right column holds one short line is too sparse to bound a column
-    of its own)."""
+    of its own); a page of a paper most of whose pages are one column, read as two, is read again with its ruled
+    tables set across the page (a table's rule between its columns can leave a strip free of words)."""
     given = gutters or {}
     shapes = [drawn(index) if drawn else NOTHING_DRAWN for index in range(len(pages))]
     ordered = [
@@ -282,11 +289,14 @@ def order_pages(
         for index, (words, width, height) in enumerate(pages)
     ]
     usual = _usual_gutters(ordered)
+    one_column_paper = 2 * sum(1 for _, columns in ordered if columns == 1) > len(ordered)
     for index, ((words, width, height), (_, columns)) in enumerate(zip(pages, ordered)):
         if columns == 1 and index not in given:
             gutter = next((x for x in usual if _leaves_free(words, x, height, drawn=shapes[index])), None)
             if gutter is not None:
                 ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
+        elif columns == 2 and one_column_paper and index not in given:
+            ordered[index] = order_page(words, index, width, height, drawn=shapes[index], tables=True)
     return ordered
 
 
@@ -309,10 +319,11 @@ def _leaves_free(
 ) -> bool:
     """Whether words stand on both sides of ``x`` and no body word crosses it outside the rows that run across it
     (a full-width question or passage, set across the columns; every row of a ruled table set across the page that
-    the page has ``drawn``, looked for where rows five lines apart or less would be three stretches), which hold half
-    the body words at most, in three stretches at most (rows two lines apart or less are one). With ``own_column`` a
-    row runs across it where its words stand a justified line's space apart, and the words right of it outside such
-    rows are a column of their own (``_filled_column``)."""
+    the page has ``drawn``, looked for where rows five lines apart or less would be three stretches), in three
+    stretches at most (rows two lines apart or less are one), which hold half the body words at most unless the rest
+    fill a column on each side (``_two_filled_columns``). With ``own_column`` a row runs across it where its words
+    stand a justified line's space apart, and the words right of it outside such rows are a column of their own
+    (``_filled_column``)."""
     body = _body(words, height)
     rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
     across = merge(crossing(body, x) + rows)
@@ -323,7 +334,7 @@ def _leaves_free(
         if stretches(across, 2 * line) > _FEW_BANDS:
             return False  # a one-column page's stems, each over options or a short last line
         own = outside(body, across)
-        if 2 * (len(body) - len(own)) > len(body):
+        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x):
             return False
         body = own
         if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
@@ -335,6 +346,14 @@ def _leaves_free(
         and any(w.x1 <= x for w in words)
         and any(w.x0 >= x for w in words)
     )
+
+
+def _two_filled_columns(words: Sequence[Word], x: float) -> bool:
+    """Whether the words left of ``x`` and those right of it each fill a column (``_filled_column``): two columns
+    under or over a question set across most of the page."""
+    left = [w for w in words if w.x1 <= x]
+    return bool(left) and _filled_column(left, min(w.x0 for w in left)) and _filled_column(
+        [w for w in words if w.x0 >= x], x)
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:

@@ -39,9 +39,10 @@ from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
 from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
+from curation.parse.question_start import printed_numbers
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
-from curation.parse.tables import Box, PageRules, ruled_boxes
+from curation.parse.tables import Box, PageRules, framed_boxes, ruled_boxes
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf
@@ -110,8 +111,12 @@ def parse_paper(
         def tables_on(index: int) -> list[Box]:
             return ruled_boxes(rules(index))
 
+        @cache
+        def frames_on(index: int) -> list[Box]:
+            return framed_boxes(rules(index))
+
         def drawn(index: int) -> Drawn:
-            return Drawn(figures.get(index, ()), partial(tables_on, index))
+            return Drawn(figures.get(index, ()), partial(tables_on, index), partial(frames_on, index))
 
         gutters = getattr(ocr, "gutters", None)
         pages = circled_labels(printed, gutters, drawn)
@@ -142,6 +147,8 @@ def parse_paper(
     missing = missing_rejects(
         str(path), parts, key=answer_key, session=meta.session, form=meta.form,
         cover=cover_count(" ".join(l.text for l in laid[0].furniture + laid[0].lines)),
+        printed=[(line.page + 1, n) for page in reading.pages + [laid[i] for i in {*reading.chosen, *reading.lost}]
+                 for n, line in printed_numbers(page.lines)],
     )
     rejects += missing
     summary = ParseSummary(
@@ -316,7 +323,9 @@ def _build_items(
     spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
-        regions = with_figures_at_breaks(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
+        regions = with_figures_at_breaks(
+            regions_of(block.passage) + regions_of(block.lines), figures, page_lines, block.passage + block.lines
+        )
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
         question, tables, in_rows = question_text(doc, words, block, run, rules)
         options = in_rows or tuple(compose(tokens) for tokens in option_tokens(block, run))

@@ -147,7 +147,7 @@ def _carried(seg: Segmented, index: int) -> list[Line]:
             return [line for line in block.lines if line.page < index]
         if block.lines[-1].page < index:
             before.append(block)
-    last = max(before, key=lambda b: (b.lines[-1].page, b.lines[-1].y1), default=None)
+    last = max(before, key=lambda b: (b.lines[-1].page, b.part, b.number), default=None)
     return list(last.lines) if last is not None and not last.markers else []
 
 
@@ -257,15 +257,18 @@ def _half_reading(
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
     """The other readings of a page's content lines (``extent``: from left to width, and the page's height), as
     ``_other_reading`` chooses among them: (name, lines, columns, faults) of the one taken or None, and the numbered
-    lines."""
+    lines. A reading that opens fewer questions than the first one (``first``) read the others into their text: each
+    counts as a fault of it."""
     best: tuple[int, str, list[Line], int] | None = None
     numbered = printed_numbers(first)
     if faults == 0:
         return None, numbered
+    opened = judge(carried + first)[1]
     left, width, height = extent
     for name, read, columns in _readings(content, index, width, height, left, drawn):
         lines = judge.labelled(read)
         found, questions = judge(carried + lines)
+        found += max(0, opened - questions)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
             best = (found, name, lines, columns)
         if found == 0:

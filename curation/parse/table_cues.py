@@ -56,8 +56,8 @@ def _split_alike(cuts: list[list[tuple[float, float]]], within: int = 3) -> bool
 def set_in_cells(block: Block, run: Sequence[Marker]) -> bool:
     """Whether the options look set in a table's cells, so that the page's rules are worth reading: every marker
     stands apart from its option's text by more than 0.8 em, as a marker in a cell of its own does (many papers set
-    a wide space after a marker), or every option's first line has a cell's gap at one place, its next word
-    starting at the same distance from the marker (a table's column, however tight its cells' padding)."""
+    a wide space after a marker), or every option has a cell's gap at one place, its next word starting at the
+    same distance from the marker (a table's column, however tight its cells' padding)."""
     return _markers_apart(block, run) or _one_column_after_a_gap(block, run)
 
 
@@ -83,14 +83,16 @@ def _one_column_after_a_gap(block: Block, run: Sequence[Marker]) -> bool:
 
 
 def _starts_after_gaps(block: Block, run: Sequence[Marker], gap: float) -> list[list[float]]:
-    """Per option, where the words of its first line that follow a gap over ``gap`` em start, from its marker (a
-    table set across a break stands alike in both columns)."""
+    """Per option, where the words of its lines that follow a gap over ``gap`` em on their line start, from its
+    marker (a table set across a break stands alike in both columns; a cell whose text fills its first line leaves
+    the gap on the row's next line, under a wrapped cell before it)."""
     starts = []
     for k, marker in enumerate(run):
         end = run[k + 1].index if k + 1 < len(run) else len(block.tokens)
-        words = [word for word, li in block.tokens[marker.index + 1 : end] if li == marker.line]
+        tokens = block.tokens[marker.index + 1 : end]
         left = block.tokens[marker.index][0].x0
-        starts.append([b.x0 - left for a, b in zip(words, words[1:]) if b.x0 - a.x1 > gap * a.size])
+        starts.append([b.x0 - left for (a, la), (b, lb) in zip(tokens, tokens[1:])
+                       if la == lb and b.x0 - a.x1 > gap * a.size])
     return starts
 
 

@@ -159,6 +159,21 @@ def ruled_boxes(rules: Rules) -> list[Box]:
     ]
 
 
+def framed_boxes(rules: Rules) -> list[Box]:
+    """The boxes that ``rules`` frame: two horizontal rules of one extent, joined at both ends by vertical rules
+    (a "<보 기>" box, a listing's frame, a table's outline)."""
+    horizontal, vertical = ruled_lines(rules)
+    found = []
+    for top, x0, x1 in horizontal:
+        for bottom, a, b in horizontal:
+            if bottom <= top + _SAME_LINE or abs(a - x0) > _SAME_LINE or abs(b - x1) > _SAME_LINE:
+                continue
+            sides = [x for x, y0, y1 in vertical if y0 <= top + _SAME_LINE and y1 >= bottom - _SAME_LINE]
+            if any(abs(x - x0) <= _SAME_LINE for x in sides) and any(abs(x - x1) <= _SAME_LINE for x in sides):
+                found.append((x0, top, x1, bottom))
+    return found
+
+
 def _covered(horizontal: list[tuple[float, float, float]], y: float, x0: float, x1: float) -> bool:
     """Whether the horizontal rules at height ``y`` run from ``x0`` to ``x1`` (drawn in one piece or cell by cell)."""
     reach = x0 + _SAME_LINE
