@@ -55,19 +55,12 @@ def figure_boxes(page: pymupdf.Page) -> list[Box]:
 
 
 def with_figures_at_breaks(
-    regions: list[tuple[int, Box]],
-    figures: dict[int, list[Box]],
-    lines: dict[int, list[Line]],
-    own: Sequence[Line] = (),
+    regions: list[tuple[int, Box]], figures: dict[int, list[Box]], lines: dict[int, list[Line]]
 ) -> list[tuple[int, Box]]:
     """A question's regions (page, box per page and column, in reading order) grown over the figures set directly
     above a region it goes on in, or directly below a region it goes on from, in the region's column with no line
-    between: the question goes on past a figure at a column's top or foot, and its figure is its own. A figure on a
-    page the question goes on onto, standing higher than its region there ends, where no line but the question's
-    (its ``own`` lines) stands higher than the figure's foot or the region's top (the figure opens the page, beside
-    the question's lines in the other column), is a region of its own before it."""
+    between: the question goes on past a figure at a column's top or foot, and its figure is its own."""
     grown = []
-    mine = {id(line) for line in own}
     for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
         beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
@@ -77,11 +70,6 @@ def with_figures_at_breaks(
         for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():
             if fig[1] >= y1 - _REACH and not any(y1 < line.yc < fig[1] + 1 for line in column):
                 y1 = max(y1, fig[3])
-        if index > 0 and regions[index - 1][0] != page and mine:
-            others = [line for line in lines.get(page, ()) if id(line) not in mine]
-            grown += [(page, fig) for fig in figures.get(page, ())
-                      if fig[1] < y1 and not overlaps((x0, y0, x1, y1), fig, 0.5)
-                      and not any(line.yc < max(fig[3], y0) for line in others)]
         grown.append((page, (x0, y0, x1, y1)))
     return grown
 
