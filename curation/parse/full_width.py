@@ -77,8 +77,7 @@ def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> 
 def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
     """Rows of options set across the page ("① ... ② ... ③ ..." in the left column's width, "④ ..." past the
     gutter; or labelled 가.-마., (1)-(5)): a row that opens with a run of markers going on in the marker that opens its
-    part right of the gutter,
-    which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
+    part right of the gutter, which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
     word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
     if not _markers_run_across(words, gutter):
         return []
