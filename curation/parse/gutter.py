@@ -1,0 +1,236 @@
+"""Where a page's gutter stands: the strip near the middle that no body word crosses, or, where rows set across the
+page cross it (a title, a question or table set across the columns), the x those rows alone cross, with a column
+on each side of it (curation.parse.layout reads the page's columns and rows from it)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from curation.parse.coverage import coverage, least_covered, runs
+from curation.parse.full_width import (
+    JUSTIFIED_ACROSS,
+    NOTHING_DRAWN,
+    Drawn,
+    crossing,
+    merge,
+    outside,
+    run_across,
+    stretches,
+    tables_across,
+)
+from curation.readers.words import Word, group_lines
+
+_MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
+_FEW_BANDS = 3  # full-width stretches a two-column page holds: a title, a question set across the page
+_FILLED = 0.7  # of a column's width: a wrapped paragraph's line fills more
+_CENTRED = 0.04  # of the text's width: how far from its middle a gutter under full-width rows may stand
+_NARROWEST_GUTTER = 6.0  # points: where full-width rows cross the gutter, a gap between two words is no gutter
+
+
+def find_gutter(
+    words: Sequence[Word], width: float, height: float, left: float = 0.0, drawn: Drawn = NOTHING_DRAWN
+) -> float | None:
+    """x of the gutter between two columns (the widest free strip, else the least-covered x, in the text's middle,
+    where only full-width rows cross it: ``leaves_free``, with what the page ``drawn``), or None for a one-column
+    page. The page runs from ``left`` to ``width`` (half a spread's sheet)."""
+    body, strips = _free_strips(words, width, height, left=left)
+    if not strips and len(body) >= 20:
+        lo, hi = _middle(left, width)
+        x = least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo)
+        if _centred(body, x) and leaves_free(words, x, height, True, drawn):
+            strips = [x]  # full-width rows (a question set across the page) cross the strip
+    if not strips or not _two_sided(body, strips[0]):
+        return None
+    gutter = _before_short_column(body, strips[0])
+    return gutter if _columns_of_their_own(body, gutter, _middle(left, width)[1]) else None
+
+
+def _before_short_column(body: Sequence[Word], gutter: float) -> float:
+    """The gutter moved left of the first words of a right column too short to keep its strip from running into it
+    (a last page whose right column holds a line or two): words left of the gutter that stand past the left
+    column's right edge, far from any word before them in their row."""
+    left = [w for w in body if w.xc < gutter]
+    if len(left) < 20:
+        return gutter
+    most = float(np.percentile([w.x1 for w in left], 95))
+    beyond = [w for w in left if w.x0 > most + w.size]
+    if not beyond:
+        return gutter
+    edge = max(w.x1 for w in left if w.x0 <= most + w.size)  # the left column's right edge
+    stray = [w for w in beyond if w.x0 > edge + w.size and _apart(w, left)]
+    return (edge + min(w.x0 for w in stray)) / 2 if stray else gutter
+
+
+def _apart(word: Word, words: Sequence[Word]) -> bool:
+    """Whether nothing stands in ``word``'s row within three of its ems before it."""
+    return not any(
+        w is not word and w.x1 <= word.x0 and word.x0 - w.x1 < 3 * word.size and min(w.y1, word.y1) - max(w.y0, word.y0) > 0
+        for w in words
+    )
+
+
+def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.0) -> list[float]:
+    """Every place near the middle where a page (from ``left`` to ``width``) could be split in two, likeliest
+    first: the free strips down to 3 pt, widest first (a short right column leaves a wide strip inside itself; a
+    column of pictures holds next to no words), then the strips no word at all crosses (a right column of one
+    line is crossed by too few words to bound a free strip), then the x that the fewest words cross (a table or a
+    code block running into the gutter leaves no strip free: counted over a strip as wide as the narrowest gutter,
+    then at each x alone)."""
+    body, strips = _free_strips(words, width, height, narrowest=3, left=left)
+    if len(body) < 20:
+        return strips
+    lo, hi = _middle(left, width)
+    cover = coverage(body, width)[lo:hi]
+    empty = np.flatnonzero(cover == 0)
+    free = [run for run in runs(empty) if len(run) >= 3]
+    for x in [*(float(lo + (run[0] + run[-1]) / 2) for run in sorted(free, key=len, reverse=True)),
+              least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo), least_covered(cover, lo)]:
+        if all(abs(x - s) > 4 for s in strips):
+            strips.append(x)
+    return strips
+
+
+def _centred(body: Sequence[Word], x: float) -> bool:
+    """Whether ``x`` stands in the middle of the text (within 4% of its width), as a gutter between two columns of
+    one width does."""
+    x0, x1 = min(w.x0 for w in body), max(w.x1 for w in body)
+    return abs(x - (x0 + x1) / 2) <= _CENTRED * (x1 - x0)
+
+
+def _middle(left: float, right: float) -> tuple[int, int]:
+    """The middle two fifths of a page running from ``left`` to ``right``, where a gutter can be."""
+    return int(left + (right - left) * 0.3), int(left + (right - left) * 0.7)
+
+
+def _two_sided(body: Sequence[Word], gutter: float) -> bool:
+    """Both sides must hold some text; a sparse side is real (a 국시원 page whose right column holds only two
+    withheld items), so only a side with next to nothing is not a column."""
+    left = sum(1 for w in body if w.x1 <= gutter)
+    right = sum(1 for w in body if w.x0 >= gutter)
+    return min(left, right) >= 0.02 * len(body)
+
+
+def _columns_of_their_own(body: Sequence[Word], gutter: float, middle_end: float) -> bool:
+    """Whether both sides hold text of their own as well, outside the rows that run across the gutter (a
+    one-column page's one long line, crossed by no more words than a strip allows, is no right column), the right
+    column in two lines or more (a last page's right column of one line is read at the paper's usual gutter,
+    ``order_pages``), and starting by the middle (before ``middle_end``): words that all stand further right are
+    a block at the page's edge (the candidate box of a one-column page, its blanks wide apart), not a column."""
+    right = [w for w in body if w.x0 >= gutter]
+    if not _two_rows(right) or min(w.x0 for w in right) > middle_end:
+        return False
+    across = merge(crossing(body, gutter) + run_across(body, gutter))
+    own = outside(body, across)
+    left = sum(1 for w in own if w.x1 <= gutter)
+    right = [w for w in own if w.x0 >= gutter]
+    return min(left, len(right)) >= 0.02 * len(body) and _two_rows(right)
+
+
+def _two_rows(words: Sequence[Word]) -> bool:
+    """Whether the words stand in two rows or more: one of them starts below where another ends."""
+    return bool(words) and max(w.y0 for w in words) >= min(w.y1 for w in words)
+
+
+def body_words(words: Sequence[Word], height: float) -> list[Word]:
+    """The words between the page's top and bottom margins, where columns are told apart."""
+    top, bottom = 2 * height * _MARGIN, 2 * height * (1 - _MARGIN)
+    return [w for w in words if top < w.y0 + w.y1 < bottom]
+
+
+def _free_strips(
+    words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0
+) -> tuple[list[Word], list[float]]:
+    """The body words, and where the gutter stands (``_in_strip``) in every vertical strip near the middle of the page
+    that next to no body word crosses (at least ``narrowest`` points wide), widest first."""
+    body = body_words(words, height)
+    if len(body) < 20:
+        return body, []
+    lo, hi = _middle(left, width)
+    cover = coverage(body, width)
+    allowed = max(1, len(body) // 150)
+    free = cover[lo:hi] <= allowed
+    strips: list[tuple[int, int]] = []
+    start = None
+    for offset, ok in enumerate(free.tolist() + [False]):
+        x = lo + offset
+        if ok and start is None:
+            start = x
+        elif not ok and start is not None:
+            if x - start >= narrowest:
+                strips.append((start, x))
+            start = None
+    if not strips:
+        return body, []
+    whole = coverage(words, width)
+    return body, [_in_strip(words, whole, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+
+
+def _in_strip(words: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
+    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or, where a word crosses that, the
+    strip's least-crossed part if that stands nearer the text's middle (two columns are as wide). A strip that the
+    allowance lets a word or two cross can reach far into a sparse column (a short last page; a page of short option
+    lines under a few full ones): the lines that reach the column's edge stay in their column; a row running across
+    the page, crossing the true gutter, stays one row. ``words`` and their ``cover`` include the margins' (a page
+    set without running heads holds text there; a running head or page number centred on the gutter covers every
+    part of the strip alike)."""
+    middle = (a + b) / 2
+    if not any(w.x0 < middle < w.x1 for w in words):
+        return middle
+    least = least_covered(cover[a:b], a)
+    centre = (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
+    return least if abs(least - centre) < abs(middle - centre) else middle
+
+
+def leaves_free(
+    words: Sequence[Word], x: float, height: float, own_column: bool = False, drawn: Drawn = NOTHING_DRAWN
+) -> bool:
+    """Whether words stand on both sides of ``x`` and no body word crosses it outside the rows that run across it
+    (a full-width question or passage, set across the columns; every row of a ruled table set across the page that
+    the page has ``drawn``, looked for where rows five lines apart or less would be three stretches), in three
+    stretches at most (rows two lines apart or less are one), which hold half the body words at most unless the rest
+    fill a column on each side (``_two_filled_columns``). With ``own_column`` a row runs across it where its words
+    stand a justified line's space apart, and the words right of it outside such rows are a column of their own
+    (``_filled_column``)."""
+    body = body_words(words, height)
+    rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
+    across = merge(crossing(body, x) + rows)
+    if across:
+        line = float(np.median([w.height for w in body]))
+        if stretches(across, 2 * line) > _FEW_BANDS >= stretches(across, 5 * line):
+            across = merge(across + tables_across(drawn, x, body))
+        if stretches(across, 2 * line) > _FEW_BANDS:
+            return False  # a one-column page's stems, each over options or a short last line
+        own = outside(body, across)
+        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x):
+            return False
+        body = own
+        if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
+            return False
+    # Words on both sides may stand in the margins: a short last page of a paper set without running heads holds
+    # a few lines at the top margin only.
+    return (
+        not any(w.x0 < x - 1 and w.x1 > x + 1 for w in body)
+        and any(w.x1 <= x for w in words)
+        and any(w.x0 >= x for w in words)
+    )
+
+
+def _two_filled_columns(words: Sequence[Word], x: float) -> bool:
+    """Whether the words left of ``x`` and those right of it each fill a column (``_filled_column``): two columns
+    under or over a question set across most of the page."""
+    left = [w for w in words if w.x1 <= x]
+    return bool(left) and _filled_column(left, min(w.x0 for w in left)) and _filled_column(
+        [w for w in words if w.x0 >= x], x)
+
+
+def _filled_column(words: Sequence[Word], x: float) -> bool:
+    """Whether ``words`` (right of ``x``) stand in three lines or more that fill most of the width from ``x`` to the
+    rightmost of them, as a column's wrapped paragraphs do (a one-column page's options set two to a row, under
+    stems too short to cross ``x``, fill no such width)."""
+    if not words:
+        return False
+    edge = max(w.x1 for w in words)
+    lines = group_lines(words, 0, x, edge, 1)
+    return sum(1 for line in lines if line.x1 - line.x0 >= _FILLED * (edge - x)) >= 3
