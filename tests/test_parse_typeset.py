@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import realdata_path
 from support.typeset_papers import HOUSES, House, as_set, kmmlu_rows, stem_matches, typeset
@@ -319,6 +321,18 @@ def test_papers_with_figures_and_listings_in_drawn_houses_parse_back_as_typeset(
 
 
 @pytest.mark.realdata
+@pytest.mark.parametrize("house", ["two columns, A4", "one column, A4, options in rows", "two columns, A4, options 가.-라."])
+def test_picture_options_are_an_items_empty_options_beside_its_image(house, tmp_path):
+    """Questions 8, 19 and 30 print their options as pictures beside their labels, two to a row: each is an item
+    whose options are empty (flagged so) and which has an image, and the questions around them parse as typeset."""
+    questions = kmmlu_rows(realdata_path("kmmlu"))[:PER_PAPER]
+    items = assert_parses_back(questions, replace(HOUSES[house], pictures=True), tmp_path / "paper.pdf")
+    for number in (8, 19, 30):
+        assert items[number].options == ("",) * len(questions[number - 1][1])
+        assert "empty_option" in items[number].flags
+
+
+@pytest.mark.realdata
 def test_a_box_drawn_across_the_page_is_read_across_it_on_a_page_read_again(tmp_path):
     """A question set across the page in short lines over a box drawn across it whose lines end short of the
     gutter, under a figure of the left column and question 5's options opening the right one: nothing crossed the
@@ -336,13 +350,13 @@ def test_a_box_drawn_across_the_page_is_read_across_it_on_a_page_read_again(tmp_
 
 def assert_parses_back(questions, house, path, headings=None, printer=typeset):
     """Every question of the paper typeset at ``path`` (by ``printer``) is an item, its stem and options as typeset,
-    flagged as having an image where a figure is set under its stem; the items."""
+    flagged as having an image where a figure is set under its stem or its options are pictures; the items."""
     result = parse_paper(printer(questions, house, path, headings=headings))
     items = {item.number: item for item in result.items}
     assert sorted(items) == list(range(1, len(questions) + 1)) and not result.rejects
     off = questions_off(items, questions, house)
     assert not off, f"questions {off} differ from the text typeset"
-    pictured = [number for number, question in enumerate(as_set(questions, house), 1) if question.figure]
+    pictured = [number for number, question in enumerate(as_set(questions, house), 1) if question.figure or question.pictures]
     assert [number for number in sorted(items) if items[number].has_image] == pictured
     return items
 

@@ -11,9 +11,8 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
-
-from support.typeset_papers import FIGURE, HEADING, House, as_set, figure_pixels, question_html
+from support.pictures import write_pictures
+from support.typeset_papers import HEADING, House, as_set, question_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FONTS = ("Noto Serif CJK KR", "Noto Sans CJK KR")
@@ -49,8 +48,7 @@ def print_in_browser(
         f"column-rule:0.5pt solid black}} * {{font-size:{house.size}pt; line-height:{house.leading}}} "
         f"p {{margin:0{align}}}"
     )
-    if house.figures:
-        cv2.imwrite(str(path.parent / FIGURE), figure_pixels())
+    write_pictures(path.parent, house.figures, house.pictures)
     page = path.with_suffix(".html")
     page.write_text(f'<!doctype html><html lang="ko"><meta charset="utf-8"><style>{css}</style><body>{"".join(body)}'
                     "</body></html>", encoding="utf-8")

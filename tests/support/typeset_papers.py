@@ -19,11 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pymupdf
 
 from support.page_flow import flow
+from support.pictures import FIGURE, OPTION_PICTURE, write_pictures
 
 CIRCLED = "①②③④⑤"
 HANGUL_LABELS = "가나다라마"
@@ -57,6 +56,7 @@ class House:
     table_options: bool = False  # every ninth question's options, from the seventh, printed as a table's rows
     justified: bool = False  # paragraphs set flush to both edges, as most papers set them (word spaces stretched)
     bands: bool = False  # two columns: every tenth question, from the sixth, set across the page where it falls
+    pictures: bool = False  # every eleventh question's options, from the eighth, pictures beside their labels
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -151,6 +151,7 @@ class Question:
     table: tuple[tuple[str, ...], ...] = ()  # a ruled table under the stem, row by row (a cell's lines by "\n")
     options_table: bool = False  # its options printed as the rows of a table under ``table``, its head
     figure: bool = False  # a raster figure under the stem (and its box and listing)
+    pictures: bool = False  # its options pictures (an item's options empty), two to a row
 
     @property
     def printed_stem(self) -> str:
@@ -184,6 +185,11 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     if house.figures:
         for number in range(5, len(found) + 1, 6):
             found[number - 1] = replace(found[number - 1], figure=True)
+    if house.pictures:
+        for number in range(8, len(found) + 1, 11):
+            if not found[number - 1].options_table:
+                question = found[number - 1]
+                found[number - 1] = replace(question, options=("",) * len(question.options), pictures=True)
     return found
 
 
@@ -265,8 +271,7 @@ def typeset(
             parts.append((text, across))
     align = "; text-align:justify" if house.justified else ""
     css = f"* {{font-size:{house.size}pt; line-height:{house.leading};}} p {{margin:0{align}}}"
-    if house.figures:
-        cv2.imwrite(str(path.parent / FIGURE), figure_pixels())
+    write_pictures(path.parent, house.figures, house.pictures)
     archive = pymupdf.Archive(str(path.parent))
     bands = flow(parts, lambda body: pymupdf.Story(html=f"<body>{body}</body>", user_css=css, archive=archive),
                  house.page, house.columns, house.column_width, house.gutter, house.margin, house.gap + 4, str(path))
@@ -322,6 +327,12 @@ def question_html(number: int, question: Question, house: House) -> str:
         parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{FIGURE}" width="{width}"/></p>')
     if question.options_table:
         return "".join(parts)  # the table printed them
+    if question.pictures:
+        width = round(min(120.0, (house.column_width - house.option_indent) / 2 - 6 * house.size))
+        cells = [f'{house.label(k)} <img src="{OPTION_PICTURE}" width="{width}"/>' for k in range(len(question.options))]
+        for k in range(0, len(cells), 2):
+            parts.append(f'<p style="margin:2pt 0 2pt {house.option_indent}pt">{("&#160;" * 4).join(cells[k : k + 2])}</p>')
+        return "".join(parts)
     cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
@@ -337,22 +348,7 @@ def question_html(number: int, question: Question, house: House) -> str:
     return "".join(parts)
 
 
-FIGURE = "figure.png"
 HEADING = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'  # a subject's, centred
-
-
-def figure_pixels():
-    """A figure as papers print them: axes, a curve, a bar chart's bars, a label box (grey on white)."""
-    image = np.full((240, 400), 255, np.uint8)
-    cv2.line(image, (30, 210), (390, 210), 0, 2)
-    cv2.line(image, (30, 210), (30, 10), 0, 2)
-    xs = np.arange(30, 390)
-    curve = (120 - 80 * np.sin((xs - 30) / 60.0)).astype(np.int32)
-    cv2.polylines(image, [np.stack([xs, curve], axis=1)], False, 60, 2)
-    for k, h in enumerate((60, 110, 90, 150)):
-        cv2.rectangle(image, (60 + 80 * k, 210 - h), (100 + 80 * k, 210), 150, -1)
-    cv2.rectangle(image, (300, 20), (380, 60), 0, 1)
-    return image
 
 
 def _furniture(page: pymupdf.Page, house: House, title: str, bands: list[tuple[float, float]]) -> None:
