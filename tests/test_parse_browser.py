@@ -269,6 +269,18 @@ def test_a_question_set_across_the_page_in_short_lines_beside_a_gap_is_read_acro
     assert [n for n in questions_off(items, questions, house) if n in (4, 5, 6, 9)] == []
 
 
+def test_a_question_set_across_the_page_whose_options_end_in_short_lines_keeps_the_page_in_two_columns(tmp_path):
+    """Question 26, set across the middle of a page between two columns, its options' last lines short of the
+    gutter: its rows across the gutter made four stretches, more than a page of two columns holds, and the page was
+    read as one column, each line of the left column run on into the right's (questions 24 and 28 rejects). Rows with
+    nothing right of the gutter between them are one stretch where the words outside them fill a column each side."""
+    house = House("paren", (595, 842), 2, 18, 55, 11, 1.6, 18, 12, False, 6, "hangul", False, False, True, False, True,
+                  True, True, bands=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[163 : 163 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS,
+                       printer=lambda q, h, p, headings: print_paper(q, h, p, SERIF, headings))
+
+
 def test_a_passages_note_at_the_left_columns_foot_stays_before_the_questions_it_serves(tmp_path):
     """"※ 다음 글을 읽고 23번과 24번에 답하시오." ends a page's left column, the passage goes on atop the right column over
     questions 23-25, and question 26, set across the page in short lines, stands under the note beside a tall gap of

@@ -128,6 +128,35 @@ HEADED = [
     # free that only the stem above crosses: read as a right column, its (나) cells went to the next question
     (House("mun", (595, 842), 1, 30, 36, 9, 1.45, 22, 12, False, 6, "circled", False, True, True, True, True, True,
            True, bands=True), 370),
+    # an option's justified line carried over to the right column's top, under the first page's candidate box: the
+    # column's start was taken from the page number's digit (nearer the gutter), so the line stood centred in its
+    # column as measured and was read as the next subject's heading (questions 4-20 under it)
+    (House("dot", (595, 842), 2, 24, 36, 10, 1.3, 22, 12, True, 9, "circled", True, True, False, True, True, True, True,
+           bands=True), 340),
+    # a question set across the page under the columns whose justified line's stretched word space falls in the
+    # gutter: its part right of the gutter, starting left of the right column's numbers, was read after the column
+    (House("paren", (728, 1031), 2, 30, 36, 11, 1.6, 14, 0, True, 12, "circled", False, False, False, False, False, True,
+           True, bands=True), 110),
+    # options labelled 가.-마. under a box of a statute's paragraphs ① ② ③, in a question set across the page in short
+    # lines: read first into the left column, its labels were not its run, and read again the box's ① was taken for
+    # options already marked (a reject, "no options found")
+    (House("paren", (728, 1031), 2, 24, 45, 9.5, 1.45, 12, 12, False, 12, "hangul", True, False, True, True, False,
+           True, True, bands=True), 56),
+    # a page over half of whose words are a question set across its foot, its left column a box going on from the
+    # page before, its right column the box's last lines, a figure and short options: that column filled no column of
+    # words, so the page was read as one column, the box's lines spliced with the right column's (a figure fills it)
+    (House("dot", (595, 842), 2, 24, 45, 11, 1.45, 22, 8, False, 9, "circled", True, False, True, True, False, False,
+           True, bands=True), 234),
+    # a last page: question 35's one-line stem ends the left column, a line under the right column's end (its figure
+    # and options), over question 36 set across the page in short lines and the paper's last questions in the left
+    # column alone. The widest strip stood right of the right column's short options, so the page was one column;
+    # read at its gutter, 35 was taken for the question across (the right column holds the rest of 35, not of 34)
+    (House("dot", (728, 1031), 2, 18, 55, 9, 1.45, 22, 4, False, 9, "hangul", False, False, True, False, True, True,
+           True, bands=True), 411),
+    # question 5's options 가.-라. end the columns over question 6, set across the page in short lines, its 마. alone
+    # atop the right column: read after 6's number, 마. went on no run (5's run of four was complete) and into 6's stem
+    (House("paren", (595, 842), 2, 30, 55, 9.5, 1.3, 22, 8, False, 12, "hangul", True, True, True, True, True, True,
+           True, bands=True, pictures=True), 287),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

@@ -50,7 +50,7 @@ def lines_beside_gaps(
             if below is not None and not _opens_beside(right, below):
                 below = None  # the question may go on across the page (a table's head: "(가)" beside "(나)")
             last = (_last_above(left_numbers, a), _last_above(right_numbers, a))
-            taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, last)
+            taken = _wider_reading(inside, (above, below), span, (a, b), edge, tall, last, _answered(rows, a))
         else:
             taken = _over_a_row(inside, above, span)
         found += [(row.y0, row.y1) for row in taken]
@@ -77,6 +77,7 @@ def _wider_reading(
     edge: tuple[float, float],
     tall: float,
     last: tuple[int | None, int | None],
+    answered: bool = False,
 ) -> list[Line]:
     """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
     above, set close under it (a column balanced a line longer than its neighbour), and none of a question that goes
@@ -94,7 +95,9 @@ def _wider_reading(
       the left column's last question above (``last``: the last numbers above the gap in the left column and in the
       right one; a last page's left column going on under a short right column holds more, or opens several, or
       opens further down, or goes on with the next number), or numbered next to it (or the page's first) where the
-      right column above holds no number (it holds the rest of that question: the questions under it follow); or,
+      right column above holds no number (it holds the rest of that question: the questions under it follow), or
+      the question after that one where the left column's question above the gap holds its options (``answered``)
+      and that one holds none in the left column (the right column holds its rest, the left one a line longer); or,
       anywhere under it, the question that opens there numbered next to the right column's last and not to the left
       column's question before it (a question set across the page at the page's foot, its stem all that fits before
       the page turns; or over the paper's last questions, set in the left column alone).
@@ -113,7 +116,9 @@ def _wider_reading(
         under = bool(numbered) and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
         follows = under and printed_number(inside[k].text) == (left_last or -1) + 1
         after_both = under and right_last is None and (follows or left_last is None)
-        if not (under and (len(numbered) == 1 and not follows or after_both)):
+        if after_both and answered and len(numbered) > 1 and not _opens_options(inside[k : numbered[1]]):
+            k = numbered[1]  # the right column holds the rest of the question opening under it
+        elif not (under and (len(numbered) == 1 and not follows or after_both)):
             befores = [left_last, *(printed_number(inside[j].text) for j in numbered)]
             k = next((j for j, before in zip(numbered, befores)
                       if _follows_the_right_column(inside[j], (before, right_last))), len(inside))
@@ -140,6 +145,13 @@ def _follows_the_right_column(line: Line, last: tuple[int | None, int | None]) -
     left_last, right_last = last
     number = printed_number(line.text)
     return number is not None and right_last is not None and number == right_last + 1 != (left_last or -1) + 1
+
+
+def _answered(rows: Sequence[Line], y: float) -> bool:
+    """Whether the last question the left column (``rows``) opens above ``y`` holds its options there."""
+    above = [row for row in rows if row.yc < y]
+    opening = next((j for j in range(len(above) - 1, -1, -1) if START.match(above[j].text)), None)
+    return opening is not None and _opens_options(above[opening:])
 
 
 def _numbers(rows: Sequence[Line]) -> list[tuple[float, int]]:

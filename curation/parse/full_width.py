@@ -57,21 +57,41 @@ def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
     return [(w.y0, w.y1) for w in words if w.x0 < gutter - 1 and w.x1 > gutter + 1]
 
 
-def run_across(words: Sequence[Word], gutter: float, space: float = _ACROSS) -> list[tuple[float, float]]:
+def run_across(
+    words: Sequence[Word], gutter: float, space: float = _ACROSS, rows: list[list[Word]] | None = None,
+    before: float = float("inf"),
+) -> list[tuple[float, float]]:
     """Rows whose words run across the gutter a word space apart (under ``space`` em, ``_DISPLAY_ACROSS`` for
     a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
-    of it crosses the strip (a short last page's only long line, a first page's title over short lines)."""
+    of it crosses the strip (a short last page's only long line, a first page's title over short lines). Only rows
+    whose part right of the gutter opens ``before`` an x count; ``rows``: the rows of words near the gutter."""
     body = float(np.median([w.size for w in words])) if words else 0.0
     found = []
-    for row in _rows([w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size]):
+    for row in _rows(_near(words, gutter)) if rows is None else rows:
         left = [w for w in row if w.x1 <= gutter + 1]
         right = [w for w in row if w.x0 >= gutter - 1]
         if left and right:
             a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
             across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else space
-            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height:
+            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height and b.x0 < before:
                 found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
     return found
+
+
+def justified_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+    """Rows whose words run across the gutter a justified line's word space apart whose part right of it opens
+    half an em or more left of where the right column's question numbers stand: lines of a question set across the
+    page, a stretched word space falling in the gutter (the right column's own lines open at its numbers or past)."""
+    rows = _rows(_near(words, gutter))
+    edge = _numbers_edge(rows, gutter)
+    if edge is None:
+        return []
+    size = float(np.median([w.size for w in words]))
+    return run_across(words, gutter, JUSTIFIED_ACROSS, rows, edge - 0.5 * size)
+
+
+def _near(words: Sequence[Word], gutter: float) -> list[Word]:
+    return [w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size]
 
 
 def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:

@@ -4,6 +4,7 @@ on each side of it (curation.parse.layout reads the page's columns and rows from
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Sequence
 
 import numpy as np
@@ -12,6 +13,7 @@ from curation.parse.coverage import coverage, least_covered, runs
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
+    Box,
     Drawn,
     crossing,
     merge,
@@ -34,16 +36,19 @@ def find_gutter(
 ) -> float | None:
     """x of the gutter between two columns (the widest free strip, else the least-covered x, in the text's middle,
     where only full-width rows cross it: ``leaves_free``, with what the page ``drawn``), or None for a one-column
-    page. The page runs from ``left`` to ``width`` (half a spread's sheet)."""
+    page. The page runs from ``left`` to ``width`` (half a spread's sheet). A strip through a figure with text on
+    one side only is passed over (a last page's right column of a few short lines under its figure leaves a wider
+    strip right of its lines than the gutter)."""
     body, strips = _free_strips(words, width, height, left=left)
     if not strips and len(body) >= 20:
         lo, hi = _middle(left, width)
         x = least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo)
         if _centred(body, x) and leaves_free(words, x, height, True, drawn):
             strips = [x]  # full-width rows (a question set across the page) cross the strip
-    if not strips or not _two_sided(body, strips[0]):
+    strip = next((x for x in strips if _two_sided(body, x) or not any(f[0] < x < f[2] for f in drawn.figures)), None)
+    if strip is None or not _two_sided(body, strip):
         return None
-    gutter = _before_short_column(body, strips[0])
+    gutter = _before_short_column(body, strip)
     return gutter if _columns_of_their_own(body, gutter, _middle(left, width)[1]) else None
 
 
@@ -192,7 +197,7 @@ def leaves_free(
     stretches at most (rows two lines apart or less are one), which hold half the body words at most unless the rest
     fill a column on each side (``_two_filled_columns``). With ``own_column`` a row runs across it where its words
     stand a justified line's space apart, and the words right of it outside such rows are a column of their own
-    (``_filled_column``)."""
+    (``_filled_column``). A figure the page has ``drawn`` on one side of ``x`` fills that side's column."""
     body = body_words(words, height)
     rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
     across = merge(crossing(body, x) + rows)
@@ -200,13 +205,13 @@ def leaves_free(
         line = float(np.median([w.height for w in body]))
         if stretches(across, 2 * line) > _FEW_BANDS >= stretches(across, 5 * line):
             across = merge(across + tables_across(drawn, x, body))
-        if stretches(across, 2 * line) > _FEW_BANDS:
+        if stretches(across, 2 * line) > _FEW_BANDS and not _one_question_across(body, x, across, 2 * line):
             return False  # a one-column page's stems, each over options or a short last line
         own = outside(body, across)
-        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x):
+        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x, drawn.figures):
             return False
         body = own
-        if own_column and not _filled_column([w for w in body if w.x0 >= x], x):
+        if own_column and not _filled_column([w for w in body if w.x0 >= x], x) and not _figure_right(drawn.figures, x):
             return False
     # Words on both sides may stand in the margins: a short last page of a paper set without running heads holds
     # a few lines at the top margin only.
@@ -217,12 +222,33 @@ def leaves_free(
     )
 
 
-def _two_filled_columns(words: Sequence[Word], x: float) -> bool:
-    """Whether the words left of ``x`` and those right of it each fill a column (``_filled_column``): two columns
-    under or over a question set across most of the page."""
+def _one_question_across(body: Sequence[Word], x: float, across: list[tuple[float, float]], reach: float) -> bool:
+    """Whether the rows running across ``x`` make ``_FEW_BANDS`` stretches at most (rows ``reach`` apart or less one)
+    once those with no word right of ``x`` between them are one (a question set across the page, its options' short
+    last lines leaving the gutter free), and the words between two of those stretches, or above or below them, fill
+    a column on each side (a one-column page's options set in rows between its stems fill no column)."""
+    right = [w.yc for w in body if w.x0 >= x]
+    joined = merge(across + [(b, a) for (_, b), (a, _) in zip(across, across[1:]) if not any(b < y < a for y in right)])
+    if stretches(joined, reach) > _FEW_BANDS:
+        return False
+    between: dict[int, list[Word]] = defaultdict(list)
+    for w in outside(body, joined):
+        between[sum(1 for a, _ in joined if a < w.yc)].append(w)
+    return any(_two_filled_columns(words, x) for words in between.values())
+
+
+def _two_filled_columns(words: Sequence[Word], x: float, figures: Sequence[Box] = ()) -> bool:
+    """Whether the words left of ``x`` and those right of it each fill a column (``_filled_column``), or a figure
+    stands on that side: two columns under or over a question set across most of the page."""
     left = [w for w in words if w.x1 <= x]
-    return bool(left) and _filled_column(left, min(w.x0 for w in left)) and _filled_column(
-        [w for w in words if w.x0 >= x], x)
+    return (
+        (bool(left) and _filled_column(left, min(w.x0 for w in left)) or any(f[2] <= x + 1 for f in figures))
+        and (_filled_column([w for w in words if w.x0 >= x], x) or _figure_right(figures, x))
+    )
+
+
+def _figure_right(figures: Sequence[Box], x: float) -> bool:
+    return any(f[0] >= x - 1 for f in figures)
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:

@@ -66,10 +66,11 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     stays text), with its option index (0 for 가. or (1)). Each later label of a run opens a line at the 가.'s indent
     in its column or stands in a row that one of the run opened: a sentence's "다." wrapped to a line's start
     is text. A run cut short by another question or run (lines read out of order: a question set across the page
-    read into a column, the column beside it read after it) goes on at the next label that opens a line at its
-    indent and goes on no run of its own; the reading order is the invariants' to set right
+    read into a column, the column beside it read after it; the last run of four too, its 마. read after the next
+    question's number) goes on at the next label that opens a line at its indent and goes on no run of its own; the reading order is the invariants' to set right
     (``curation.parse.reading``). With ``marked``, a question that holds a ① already has its options, but for the
-    labels that go on a run of markers (the first reading cut its run short: ①-④, then 마. read elsewhere)."""
+    labels that go on a run of markers (the first reading cut its run short: ①-④, then 마. read elsewhere); a ①
+    before the run of labels the question ends on is its stem's (a statute's paragraphs in a box), not its options."""
     edges = _column_edges(lines)
     found: dict[int, int] = {}
     run: list[Word] = []
@@ -78,12 +79,15 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
     indent = 0.0  # the 가.'s x from its column's left edge
     cut: list[Word] = []  # the run its question ended on, cut short
     cut_indent = 0.0
-    circled = False  # the question holds a ①
+    four: list[Word] = []  # the last run of four, 가.-라., whose 마. may stand further on
+    four_indent = 0.0
+    circled = False  # the question holds a ① (at or after its last run's first label)
 
     def end_run() -> None:
-        nonlocal last, cut, cut_indent
+        nonlocal last, cut, cut_indent, four, four_indent
         if len(run) >= MIN_RUN:
             last = list(run)
+            four, four_indent = (list(run), indent) if len(run) == MIN_RUN else ([], 0.0)
         elif run:
             cut, cut_indent = list(run), indent
         run.clear()
@@ -117,6 +121,7 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
                 end_run()
                 run.append(word)
                 rows, indent = {id(line)}, offset
+                circled = word.text == CIRCLED[0]  # a ① before the question's run of 가. labels is its stem's
             elif follows(run, label) and (id(line) in rows or (k == 0 and at(offset, indent, word))):
                 run.append(word)  # at the 가.'s indent in its column, or in a row that a label of the run opened
                 rows.add(id(line))
@@ -124,6 +129,9 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
                 cut.append(word)
                 if len(cut) >= MIN_RUN:
                     found.update({id(w): i for i, w in enumerate(cut)})
+            elif follows(four, label) and k == 0 and at(offset, four_indent, word):
+                four.append(word)
+                found.update({id(w): i for i, w in enumerate(four)})
     end_question()
     return found
 

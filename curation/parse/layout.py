@@ -19,6 +19,7 @@ from curation.parse.full_width import (
     Drawn,
     cells_left_of_the_numbers,
     crossing,
+    justified_across,
     lines_under_rows,
     merge,
     options_across,
@@ -62,6 +63,8 @@ def order_page(
     if gutter is None:
         return one_column(words, page, width), 1
     spans = merge(crossing(words, gutter) + run_across(words, gutter) + options_across(words, gutter)) if bands else []
+    if spans:  # a question set across the page: its other lines may leave the gutter free
+        spans = merge(spans + justified_across(words, gutter))
     body = body_words(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
     # A table set across the page holds its rows that leave the gutter free too: where some of its rows cross the
@@ -97,8 +100,12 @@ def order_page(
         else:
             band = sum(1 for a, _ in spans if a < w.yc)
             band_words[band].append(w)
-    left_edge, right_edge = _left(words, width), _right(words, width)
-    right_start = min((w.x0 for w in words if w.x0 >= gutter), default=gutter)
+    # the right column reaches as far as its figures (a last page's short lines under a wider figure)
+    left_edge, right_edge = _left(words, width), max([_right(words, width), *(f[2] for f in drawn.figures)])
+    # Where the right column's own lines start: a title or table across the page, or the page number under it, may
+    # start words nearer the gutter.
+    in_columns = body_words([w for ws in band_words.values() for w in ws], height)
+    right_start = min((w.x0 for w in in_columns if w.x0 >= gutter), default=gutter)
     lines: list[Line] = []
     for band in range(len(spans) + 1):
         ws = band_words.get(band, [])
