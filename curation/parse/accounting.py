@@ -5,8 +5,9 @@ runs 1, 2, 4 printed 3), the answer key (a part whose key table numbers 1-40 pri
 on the cover ("총 40문항") and the numbers the pages print at a column's edge after the part's last question (a
 page read out of order that took questions 39 and 40 into 37's text still prints "40." at a line's start). A
 misread page that swallows the rest of a paper leaves nothing behind in the numbering, so these are what catch
-it. (The catalog holds no per-subject counts: they change from year to year, CPA 경영학 40 questions in 2024 and 32 in 2025, and a wrong count would invent rejects.) Each printed number that gave neither an item nor a reject becomes a
-reject of its own, on the page where its part's reading stopped.
+it. (The catalog holds no per-subject counts: they change from year to year, CPA 경영학 40 questions in 2024 and 32
+in 2025, and a wrong count would invent rejects.) Each printed number that gave neither an item nor a reject becomes
+a reject of its own, on the page where its part's reading stopped.
 """
 
 from __future__ import annotations

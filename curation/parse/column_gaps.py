@@ -77,7 +77,7 @@ def _wider_reading(
     edge: tuple[float, float],
     tall: float,
     last: tuple[int | None, int | None],
-    answered: bool = False,
+    answered: bool,
 ) -> list[Line]:
     """The lines of ``inside`` that belong to a full-width question, leaving out those that go on from the line
     above, set close under it (a column balanced a line longer than its neighbour), and none of a question that goes

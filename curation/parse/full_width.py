@@ -64,10 +64,10 @@ def run_across(
     """Rows whose words run across the gutter a word space apart (under ``space`` em, ``_DISPLAY_ACROSS`` for
     a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
     of it crosses the strip (a short last page's only long line, a first page's title over short lines). Only rows
-    whose part right of the gutter opens ``before`` an x count; ``rows``: the rows of words near the gutter."""
+    whose part right of the gutter opens ``before`` an x count; ``rows``: ``rows_near`` the gutter, where known."""
     body = float(np.median([w.size for w in words])) if words else 0.0
     found = []
-    for row in _rows(_near(words, gutter)) if rows is None else rows:
+    for row in rows_near(words, gutter) if rows is None else rows:
         left = [w for w in row if w.x1 <= gutter + 1]
         right = [w for w in row if w.x0 >= gutter - 1]
         if left and right:
@@ -78,11 +78,11 @@ def run_across(
     return found
 
 
-def justified_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
+def justified_across(words: Sequence[Word], gutter: float, rows: list[list[Word]]) -> list[tuple[float, float]]:
     """Rows whose words run across the gutter a justified line's word space apart whose part right of it opens
     half an em or more left of where the right column's question numbers stand: lines of a question set across the
-    page, a stretched word space falling in the gutter (the right column's own lines open at its numbers or past)."""
-    rows = _rows(_near(words, gutter))
+    page, a stretched word space falling in the gutter (the right column's own lines open at its numbers or past).
+    ``rows``: ``rows_near`` the gutter."""
     edge = _numbers_edge(rows, gutter)
     if edge is None:
         return []
@@ -90,15 +90,17 @@ def justified_across(words: Sequence[Word], gutter: float) -> list[tuple[float, 
     return run_across(words, gutter, JUSTIFIED_ACROSS, rows, edge - 0.5 * size)
 
 
-def _near(words: Sequence[Word], gutter: float) -> list[Word]:
-    return [w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size]
+def rows_near(words: Sequence[Word], gutter: float) -> list[list[Word]]:
+    """The rows of the words within eight of their ems of the gutter (``_rows``)."""
+    return _rows([w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size])
 
 
 def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
     """Rows of options set across the page ("① ... ② ... ③ ..." in the left column's width, "④ ..." past the
-    gutter; or labelled 가.-마., (1)-(5)): a row that opens with a run of markers going on in the marker that opens its
-    part right of the gutter, which stands inside the gutter (left of where the right column's question numbers stand) and no further from the
-    word before it than the row's other markers stand from theirs (a row's options stand a set space apart)."""
+    gutter; or labelled 가.-마., (1)-(5)): a row that opens with a run of markers going on in the marker that opens
+    its part right of the gutter, which stands inside the gutter (left of where the right column's question numbers
+    stand) and no further from the word before it than the row's other markers stand from theirs (a row's options
+    stand a set space apart)."""
     if not _markers_run_across(words, gutter):
         return []
     rows = _rows(words)

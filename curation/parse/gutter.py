@@ -242,9 +242,13 @@ def _two_filled_columns(words: Sequence[Word], x: float, figures: Sequence[Box] 
     stands on that side: two columns under or over a question set across most of the page."""
     left = [w for w in words if w.x1 <= x]
     return (
-        (bool(left) and _filled_column(left, min(w.x0 for w in left)) or any(f[2] <= x + 1 for f in figures))
+        (bool(left) and _filled_column(left, min(w.x0 for w in left)) or _figure_left(figures, x))
         and (_filled_column([w for w in words if w.x0 >= x], x) or _figure_right(figures, x))
     )
+
+
+def _figure_left(figures: Sequence[Box], x: float) -> bool:
+    return any(f[2] <= x + 1 for f in figures)
 
 
 def _figure_right(figures: Sequence[Box], x: float) -> bool:

@@ -23,6 +23,7 @@ from curation.parse.full_width import (
     lines_under_rows,
     merge,
     options_across,
+    rows_near,
     run_across,
     tables_across,
 )
@@ -62,9 +63,12 @@ def order_page(
     gutter = gutter if gutter is not None else find_gutter(words, width, height, left, drawn)
     if gutter is None:
         return one_column(words, page, width), 1
-    spans = merge(crossing(words, gutter) + run_across(words, gutter) + options_across(words, gutter)) if bands else []
-    if spans:  # a question set across the page: its other lines may leave the gutter free
-        spans = merge(spans + justified_across(words, gutter))
+    spans: list[tuple[float, float]] = []
+    if bands:
+        near = rows_near(words, gutter)
+        spans = merge(crossing(words, gutter) + run_across(words, gutter, rows=near) + options_across(words, gutter))
+        if spans:  # a question set across the page: its other lines may leave the gutter free
+            spans = merge(spans + justified_across(words, gutter, near))
     body = body_words(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
     # A table set across the page holds its rows that leave the gutter free too: where some of its rows cross the

@@ -37,9 +37,9 @@ from curation.parse.grid import AnswerKey
 from curation.parse.labelled_options import circled_labels, labels_options, relabelled
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
+from curation.parse.question_start import printed_numbers
 from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
-from curation.parse.question_start import printed_numbers
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
 from curation.parse.tables import Box, PageRules, framed_boxes, ruled_boxes
