@@ -417,7 +417,8 @@ def test_a_framed_table_keeps_its_own_columns_and_the_notes_round_it_stay_text()
     A letter drawn as an outline and stroked (faux bold) is no frame either."""
     import pymupdf
 
-    from curation.parse.tables import page_rules, page_tables, table_markdown
+    from curation.parse.drawn_rules import page_rules
+    from curation.parse.tables import page_tables, table_markdown
     from curation.readers.words import page_words
 
     doc = pymupdf.open()

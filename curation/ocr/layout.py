@@ -195,7 +195,7 @@ MAX_RULE_THICKNESS_PT = 3.0
 
 def page_rules_from_image(page: pymupdf.Page) -> list[tuple[str, tuple[float, float, float, float]]]:
     """The straight rules printed on a page image, in the shape the text-layer parser reads drawn paths
-    in (``curation.parse.tables.page_rules``), so that a scanned table becomes the same Markdown table as
+    in (``curation.parse.drawn_rules.page_rules``), so that a scanned table becomes the same Markdown table as
     its drawn twin: each rule a zero-thickness stroked line through its middle."""
     pix = page.get_pixmap(dpi=RULES_DPI, colorspace=pymupdf.csGRAY, alpha=False)
     scale = page.rect.width / pix.width

@@ -29,6 +29,7 @@ from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
+from curation.parse.drawn_rules import PageRules
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
 from curation.parse.full_width import Drawn
@@ -42,7 +43,7 @@ from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
 from curation.parse.segment import NOTICE_DETAIL, NOTICE_REASON
 from curation.parse.table_check import SecondReading
-from curation.parse.tables import Box, PageRules, framed_boxes, ruled_boxes
+from curation.parse.tables import Box, framed_boxes, ruled_boxes
 from curation.parse.validate import NUMBERING_GAP, Evidence, item_flags, numbering_gaps
 from curation.readers.glyph_images import with_pasted_brackets
 from curation.readers.pdf import open_pdf

@@ -8,17 +8,11 @@ from typing import Sequence
 import pymupdf
 
 from curation.parse.blocks import Block, Marker, compose
+from curation.parse.drawn_rules import PageRules, Rules, ruled_lines
 from curation.parse.figures import overlaps
 from curation.parse.option_tables import options_in_rows
 from curation.parse.table_cues import level_beside, looks_tabular, set_in_cells
-from curation.parse.tables import (
-    PageRules,
-    Rules,
-    Table,
-    page_tables,
-    ruled_lines,
-    table_markdown,
-)
+from curation.parse.tables import Table, page_tables, table_markdown
 from curation.readers.words import Line, Word
 
 Box = tuple[float, float, float, float]
