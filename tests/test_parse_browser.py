@@ -191,6 +191,14 @@ def _table_house(numbering, page, gutter, margin, size, leading, hang, indent, r
         # option of a question set across the page: read as that row's hanging cells ("10 35 98" in question 36)
         (_table_house("paren", (728, 1031), 30, 36, 10.5, 1.3, 18, 12, False, 12, "circled", boxes=True, passages=True,
                       figures=True, tables=True), 471, SERIF, (36, 38)),
+        # question 16's options table goes on overleaf, its last row alone there, where the gutter's column rule
+        # is drawn through it: taken for a divider, the row had a cell more than the rows before it and joined none
+        (_table_house("dot", (595, 842), 30, 55, 9.5, 1.3, 14, 12, True, 6, "circled", passages=True, figures=True,
+                      tables=True, pictures=True), 206, SERIF, (16,)),
+        # question 25's options table ends a page mid-row, its last cell's last line overleaf between bare vertical
+        # rules (no table found there): the line was dropped from the option
+        (_table_house("paren", (595, 842), 18, 55, 10.5, 1.45, 22, 12, False, 12, "hangul", passages=True,
+                      figures=True, code=True, tables=True, pictures=True), 207, SERIF, (25,)),
     ],
 )
 def test_a_ruled_table_set_across_the_page_is_read_across_it(house, start, font, numbers, tmp_path):

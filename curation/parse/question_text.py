@@ -47,6 +47,8 @@ def question_text(
         looks_tabular(stem_lines) or level_beside(block.lines) or set_in_cells(block, run) or _side_by_side(regions)
     )
     stem, tables, in_rows = _with_tables(doc, words, stem_tokens, tabular, regions, rules, markers)
+    if in_rows is not None:
+        in_rows = _with_words_past_table(in_rows, block.tokens[run[0].index :], tables)
     if not block.passage:
         return stem, tables, in_rows
     shared = Block(0, block.part, None, [])
@@ -55,6 +57,17 @@ def question_text(
     tabular = looks_tabular(block.passage) or level_beside(block.passage)
     passage, more, _ = _with_tables(doc, words, shared.tokens, tabular, regions_of(block.passage), rules)
     return f"{passage}\n{stem}", more + tables, in_rows
+
+
+def _with_words_past_table(
+    options: tuple[str, ...], tokens: Sequence[tuple[Word, int]], tables: Sequence[Table]
+) -> tuple[str, ...]:
+    """The options a table prints as rows, the last with the words of the option run that no table holds (its row's
+    last cell going on past a page break where the table's piece there was not found): text is kept, not dropped."""
+    past = [(word, li) for word, li in tokens if not any(table.contains(word) for table in tables)]
+    if not past:
+        return options
+    return (*options[:-1], f"{options[-1]} {compose(past)}")
 
 
 def _joined_across(

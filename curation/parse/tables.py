@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import pymupdf
 
@@ -23,6 +23,7 @@ from curation.parse.drawn_rules import Box, Rules, page_rules, ruled_lines
 from curation.parse.stacked_rows import printed_rows
 from curation.readers.words import Line, Word, group_lines, page_words
 
+Vertical = tuple[float, float, float]  # a vertical rule: x, top, foot
 _TOL = 2.0
 
 
@@ -79,11 +80,12 @@ def page_tables(
     rows or more (one: a piece of a table that goes on in the next column). Thin stroked or filled paths are
     rules, other stroked paths are frames (four rules); filled paths that are not thin are glyph outlines or
     shading and are ignored."""
-    horizontal, vertical = ruled_lines(page_rules(page) if rules is None else rules, clip)
+    rules = page_rules(page) if rules is None else rules
+    horizontal, vertical = ruled_lines(rules, clip)
     if clip is not None:
         horizontal, vertical = _within(clip, horizontal, vertical)
     tables = []
-    for ys_run, xs, verticals in _grids(horizontal, vertical, fewest_rows):
+    for ys_run, xs, verticals in _grids(horizontal, vertical, fewest_rows, lambda: ruled_lines(rules)[1]):
         if words is None:
             words = page_words(page)
         grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
@@ -131,16 +133,45 @@ def _covered(horizontal: list[tuple[float, float, float]], y: float, x0: float, 
 
 
 def _grids(
-    horizontal: list[tuple[float, float, float]], vertical: list[tuple[float, float, float]], fewest_rows: int
+    horizontal: list[tuple[float, float, float]],
+    vertical: list[tuple[float, float, float]],
+    fewest_rows: int,
+    page_vertical: Callable[[], list[Vertical]] | None = None,
 ) -> Iterator[tuple[list[float], list[float], list[tuple[float, float, float]]]]:
     """Each table's row positions, column positions and vertical rules; ``horizontal`` gains the rules its tables
-    leave out (``_open_ends``)."""
+    leave out (``_open_ends``). ``page_vertical`` gives the page's vertical rules where ``vertical`` is those near a
+    question only."""
     horizontal += _open_ends(horizontal, vertical)
     if len(horizontal) <= fewest_rows or len(vertical) < 3:
         return
     for ys, verticals in _clusters(horizontal, vertical, fewest_rows):
+        verticals = _dividers(ys, verticals, page_vertical or (lambda: vertical))
         for ys_run, xs in _ruled_runs(_positions(ys), verticals, fewest_rows):
             yield ys_run, xs, verticals
+
+
+def _dividers(
+    ys: list[float], verticals: list[Vertical], page_vertical: Callable[[], list[Vertical]]
+) -> list[Vertical]:
+    """The vertical rules of a group that divide its cells: not one inside it that runs on past its top and foot
+    rules, or past one of them in line with a rule beyond it (``page_vertical``: the page's vertical rules): a
+    column rule drawn through a table set across the page."""
+    left, right = min(x for x, _, _ in verticals), max(x for x, _, _ in verticals)
+    top, foot = min(ys) - _TOL, max(ys) + _TOL
+    past = [
+        rule for rule in verticals
+        if left + _SAME_LINE < rule[0] < right - _SAME_LINE and (rule[1] < top or rule[2] > foot)
+    ]
+    if not past:
+        return verticals
+    everywhere = page_vertical()
+    column_rules = {
+        rule for rule in past
+        if (rule[1] < top and rule[2] > foot) or any(
+            abs(x - rule[0]) <= _TOL and (y1 <= top + 2 * _TOL or y0 >= foot - 2 * _TOL) for x, y0, y1 in everywhere
+        )
+    }
+    return [rule for rule in verticals if rule not in column_rules]
 
 
 def _within(
