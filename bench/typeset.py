@@ -1,5 +1,7 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
-parsed, and scored against the rows: questions found, and exact (stem and every option, whitespace aside).
+parsed, and scored against the rows: questions found, exact (stem and every option, whitespace aside), and items
+whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
+other way).
 
     PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands] [--pictures] [--browser]]
 
@@ -52,10 +54,11 @@ KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
 
 def score(
     questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None
-) -> tuple[int, int, int, list[str], int]:
-    """(questions found, exact, rejects, numbers off, questions lost silently: neither an item nor a reject) for one
-    typeset paper, set under ``headings`` (number -> the subject heading set before it); printed by the browser in
-    ``font`` where one is given."""
+) -> tuple[int, int, int, list[str], int, list[str]]:
+    """(questions found, exact, rejects, numbers off, questions lost silently: neither an item nor a reject, numbers
+    of the items said to have an image where none is set or not where one is) for one typeset paper, set under
+    ``headings`` (number -> the subject heading set before it); printed by the browser in ``font`` where one is
+    given."""
     if font is None:
         paper = typeset(questions, house, path, headings=headings)
     else:
@@ -63,7 +66,7 @@ def score(
     try:
         result = parse_paper(paper)
     except InputError:
-        return 0, 0, 0, ["refused"], 0
+        return 0, 0, 0, ["refused"], 0, []
     items = {item.number: item for item in result.items}
     off = []
     subject = None
@@ -77,7 +80,11 @@ def score(
             off.append(str(number))
     rejected = {reject.number for reject in result.rejects}
     silent = sum(1 for number in range(1, len(questions) + 1) if number not in items and number not in rejected)
-    return len(items), len(questions) - len(off), len(result.rejects), off, silent
+    images = [
+        str(number) for number, question in enumerate(as_set(questions, house), 1)
+        if number in items and items[number].has_image != bool(question.figure or question.pictures)
+    ]
+    return len(items), len(questions) - len(off), len(result.rejects), off, silent, images
 
 
 def main() -> None:
@@ -100,19 +107,19 @@ def main() -> None:
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
-    for col in ("house layout", "questions", "found", "exact", "share", "rejects", "off (paper: numbers)"):
+    for col in ("house layout", "questions", "found", "exact", "share", "rejects", "image wrong", "off (paper: numbers)"):
         table.add_column(col, justify="left" if col in ("house layout", "off (paper: numbers)") else "right")
     with tempfile.TemporaryDirectory() as tmp:
         for name, house in HOUSES.items():
-            found = exact = rejects = 0
+            found = exact = rejects = images = 0
             off = []
             for start in range(0, len(rows), args.per_paper):
                 got = score(rows[start : start + args.per_paper], house, Path(tmp) / f"{start}.pdf")
-                found, exact, rejects = found + got[0], exact + got[1], rejects + got[2]
+                found, exact, rejects, images = found + got[0], exact + got[1], rejects + got[2], images + len(got[5])
                 if got[3]:
                     off.append(f"{start // args.per_paper}: {','.join(got[3])}")
             table.add_row(name, str(len(rows)), str(found), str(exact), f"{exact / len(rows):.1%}", str(rejects),
-                          "; ".join(off))
+                          str(images), "; ".join(off))
     Console(width=180).print(table)
 
 
@@ -130,7 +137,7 @@ def random_houses(
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
-    questions = found = exact = rejects = silent = untypeset = 0
+    questions = found = exact = rejects = silent = untypeset = images = 0
     off = []
     headings = {1: "제1과목 형법", per_paper // 2 + 1: "제2과목 형사소송법"} if with_headings else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,8 +155,10 @@ def random_houses(
                 continue
             questions += per_paper
             found, exact, rejects, silent = found + got[0], exact + got[1], rejects + got[2], silent + got[4]
-            if got[3]:
-                off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}")
+            images += len(got[5])
+            if got[3] or got[5]:
+                pictured = f" (image: {','.join(got[5])})" if got[5] else ""
+                off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}{pictured}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += ", options in tables" if table_options else ""
     under += ", justified" if justified else ""
@@ -157,10 +166,11 @@ def random_houses(
     under += ", picture options" if pictures else ""
     under += ", printed by Chromium" if browser else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
-    for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently"):
+    for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
+                "image wrong"):
         table.add_column(col, justify="right")
     table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(found), str(exact),
-                  f"{exact / questions:.1%}" if questions else "", str(rejects), str(silent))
+                  f"{exact / questions:.1%}" if questions else "", str(rejects), str(silent), str(images))
     Console(width=180).print(table)
     for line in off:
         print(line)

@@ -102,6 +102,12 @@ WITH_BANDS = [
     (House("paren", (595, 842), 2, 30, 36, 10, 1.6, 14, 0, False, 6, "circled", False, False, True, True, True, True,
            True, bands=True), 413),
     (House("mun", (595, 842), 2, 30, 36, 9.5, 1.6, 22, 0, False, 12, "circled", table_options=True, bands=True), 293),
+    # a last page opening on columns balanced over a question set across the page in short lines, question 35's
+    # 다.-마. atop the right column, a question's space more than three lines under them: read down the left column
+    # first, 35 had no options (a reject) and 36 took them; the question numbered next to the left column's last,
+    # where the right column above holds no number, is set across the page however far under its end it opens
+    (House("mun", (728, 1031), 2, 18, 55, 9, 1.6, 12, 4, True, 12, "hangul", True, True, table_options=True,
+           bands=True), 246),
 ]
 
 

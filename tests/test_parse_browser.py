@@ -368,6 +368,11 @@ HEADED_CASES = [
     # column's runs cut by the other's (questions 14 and 18 rejects): labels are found in the columns laid out
     (House("paren", (728, 1031), 2, 18, 55, 10, 1.45, 22, 0, False, 12, "hangul", False, False, True, True, True,
            table_options=True, justified=True, bands=True), 145, SANS),
+    # question 6 set across the page, an option's justified line stretched round long English words, its word space
+    # in the gutter opening a little short of the right column's numbers: its part right of the gutter went into
+    # question 9; the line's part left of the gutter reaches past where the left column's lines end
+    (House("paren", (728, 1031), 2, 18, 55, 9.5, 1.45, 12, 12, True, 12, "circled", False, True, True, True, False,
+           True, True, bands=True, pictures=True), 26, SERIF),
 ]
 
 

@@ -157,6 +157,11 @@ HEADED = [
     # atop the right column: read after 6's number, 마. went on no run (5's run of four was complete) and into 6's stem
     (House("paren", (595, 842), 2, 30, 55, 9.5, 1.3, 22, 8, False, 12, "hangul", True, True, True, True, True, True,
            True, bands=True, pictures=True), 287),
+    # question 15's 마. alone atop the next page's right column, over question 16 set across the page: read before
+    # 16, the page's labels were found without 15's run of ①-④ on the page before, 마. stayed text, and the reading
+    # kept as many faults as the first; a page's labels are read after the question it continues
+    (House("dot", (728, 1031), 2, 24, 36, 9, 1.45, 12, 0, False, 12, "hangul", True, True, True, False, False, True,
+           True, bands=True, pictures=True), 245),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

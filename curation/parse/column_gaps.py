@@ -91,11 +91,12 @@ def _wider_reading(
       right column; a question's options beside a figure open none), the first that holds its options where the
       first does not (the left column's last question, going on atop the right column, opens in the gap too);
     - under the right column's end (the ``gap`` running on to the page's foot), the one question that opens there,
-      ``tall`` or less under it and a line at most under the left column's text above, numbered other than next to
-      the left column's last question above (``last``: the last numbers above the gap in the left column and in the
-      right one; a last page's left column going on under a short right column holds more, or opens several, or
-      opens further down, or goes on with the next number), or numbered next to it (or the page's first) where the
-      right column above holds no number (it holds the rest of that question: the questions under it follow), or
+      a line at most under the left column's text above and ``tall`` or less under that end, numbered other than
+      next to the left column's last question above (``last``: the last numbers above the gap in the left column
+      and in the right one; a last page's left column going on under a short right column holds more, or opens
+      several, or opens further down, or goes on with the next number), or numbered next to it (or, ``tall`` or
+      less under that end, the page's first) where the right column above holds no number (it holds the rest of
+      that question: the questions under it follow, however far under its end), or
       the question after that one where the left column's question above the gap holds its options (``answered``)
       and that one holds none in the left column (the right column holds its rest, the left one a line longer); or,
       anywhere under it, the question that opens there numbered next to the right column's last and not to the left
@@ -113,12 +114,13 @@ def _wider_reading(
         return inside[numbered[-1] if numbered else k :]
     if gap[1] == float("inf"):  # one question right under the right column's end, its columns balanced
         left_last, right_last = last
-        under = bool(numbered) and numbered[0] == k <= 1 and inside[k].y0 - gap[0] <= tall
-        follows = under and printed_number(inside[k].text) == (left_last or -1) + 1
-        after_both = under and right_last is None and (follows or left_last is None)
+        first = bool(numbered) and numbered[0] == k <= 1
+        under = first and inside[k].y0 - gap[0] <= tall
+        follows = first and printed_number(inside[k].text) == (left_last or -1) + 1
+        after_both = right_last is None and (follows or under and left_last is None)
         if after_both and answered and len(numbered) > 1 and not _opens_options(inside[k : numbered[1]]):
             k = numbered[1]  # the right column holds the rest of the question opening under it
-        elif not (under and (len(numbered) == 1 and not follows or after_both)):
+        elif not (after_both or under and len(numbered) == 1 and not follows):
             befores = [left_last, *(printed_number(inside[j].text) for j in numbered)]
             k = next((j for j, before in zip(numbered, befores)
                       if _follows_the_right_column(inside[j], (before, right_last))), len(inside))

@@ -55,16 +55,18 @@ def figure_boxes(page: pymupdf.Page) -> list[Box]:
 
 
 def with_figures_at_breaks(
-    regions: list[tuple[int, Box]], figures: dict[int, list[Box]], lines: dict[int, list[Line]]
+    regions: list[tuple[int, Box]], figures: dict[int, list[Box]], lines: dict[int, list[Line]], opening: int
 ) -> list[tuple[int, Box]]:
     """A question's regions (page, box per page and column, in reading order) grown over the figures set directly
     above a region it goes on in, or directly below a region it goes on from, in the region's column with no line
-    between: the question goes on past a figure at a column's top or foot, and its figure is its own."""
+    between: the question goes on past a figure at a column's top or foot, and its figure is its own. The region
+    its own lines open (``opening``, after those of the passage it shares) goes on from nothing: the figure over it
+    is the question's before."""
     grown = []
     for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
         beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
-        for fig in sorted(beside, key=lambda f: -f[3]) if index > 0 else ():
+        for fig in sorted(beside, key=lambda f: -f[3]) if index not in (0, opening) else ():
             if fig[3] <= y0 + _REACH and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
         for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():

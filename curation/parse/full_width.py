@@ -3,6 +3,7 @@ question set across the page), as the heights they take (curation.parse.layout r
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -59,12 +60,13 @@ def crossing(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
 
 def run_across(
     words: Sequence[Word], gutter: float, space: float = _ACROSS, rows: list[list[Word]] | None = None,
-    before: float = float("inf"),
+    before: float = float("inf"), reaching: float = float("inf"),
 ) -> list[tuple[float, float]]:
     """Rows whose words run across the gutter a word space apart (under ``space`` em, ``_DISPLAY_ACROSS`` for
     a title set in display type, whose words stand wider apart): one line of a one-column page, though no word
     of it crosses the strip (a short last page's only long line, a first page's title over short lines). Only rows
-    whose part right of the gutter opens ``before`` an x count; ``rows``: ``rows_near`` the gutter, where known."""
+    whose part right of the gutter opens ``before`` an x, or whose part left of it reaches past ``reaching``, count;
+    ``rows``: ``rows_near`` the gutter, where known."""
     body = float(np.median([w.size for w in words])) if words else 0.0
     found = []
     for row in rows_near(words, gutter) if rows is None else rows:
@@ -73,21 +75,32 @@ def run_across(
         if left and right:
             a, b = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
             across = _DISPLAY_ACROSS if b.size >= _DISPLAY * body else space
-            if b.x0 - a.x1 < across * b.size and abs(a.yc - b.yc) < 0.3 * b.height and b.x0 < before:
+            level = abs(a.yc - b.yc) < 0.3 * b.height
+            if b.x0 - a.x1 < across * b.size and level and (b.x0 < before or a.x1 > reaching):
                 found.append((min(a.y0, b.y0), max(a.y1, b.y1)))
     return found
 
 
 def justified_across(words: Sequence[Word], gutter: float, rows: list[list[Word]]) -> list[tuple[float, float]]:
     """Rows whose words run across the gutter a justified line's word space apart whose part right of it opens
-    half an em or more left of where the right column's question numbers stand: lines of a question set across the
-    page, a stretched word space falling in the gutter (the right column's own lines open at its numbers or past).
-    ``rows``: ``rows_near`` the gutter."""
+    half an em or more left of where the right column's question numbers stand, or whose part left of it reaches
+    half an em or more past where the left column's lines end: lines of a question set across the page, a
+    stretched word space falling in the gutter (the right column's own lines open at its numbers or past, the left
+    column's end at its edge). ``rows``: ``rows_near`` the gutter."""
     edge = _numbers_edge(rows, gutter)
     if edge is None:
         return []
     size = float(np.median([w.size for w in words]))
-    return run_across(words, gutter, JUSTIFIED_ACROSS, rows, edge - 0.5 * size)
+    end = _lines_end(rows, gutter)
+    return run_across(words, gutter, JUSTIFIED_ACROSS, rows, edge - 0.5 * size, end + 0.5 * size)
+
+
+def _lines_end(rows: Sequence[Sequence[Word]], gutter: float) -> float:
+    """Where the left column's justified lines end: the right end most of its rows (in ``rows``) share, three or
+    more (infinity where none is shared so)."""
+    ends = Counter(round(left[-1].x1) for row in rows if (left := [w for w in row if w.x1 <= gutter + 1]))
+    end, count = max(ends.items(), key=lambda item: item[1], default=(0, 0))
+    return end + 0.5 if count >= 3 else float("inf")
 
 
 def rows_near(words: Sequence[Word], gutter: float) -> list[list[Word]]:

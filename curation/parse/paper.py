@@ -324,7 +324,8 @@ def _build_items(
     spelled: dict[str, str] = {}  # a printed heading -> as the key or the catalog spells it
     for position, block in enumerate(blocks):
         run = block.best_run(n_options)
-        regions = with_figures_at_breaks(regions_of(block.passage) + regions_of(block.lines), figures, page_lines)
+        passage = regions_of(block.passage)
+        regions = with_figures_at_breaks(passage + regions_of(block.lines), figures, page_lines, len(passage))
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
         question, tables, in_rows = question_text(doc, words, block, run, rules)
         options = in_rows or tuple(compose(tokens) for tokens in option_tokens(block, run))

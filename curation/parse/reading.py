@@ -177,8 +177,10 @@ class Judge:
     def __call__(self, lines: Sequence[Line]) -> tuple[int, int]:
         return page_faults(lines, self.options, self.goes_on, markerless=self.relabel is not None)
 
-    def labelled(self, lines: list[Line]) -> list[Line]:
-        return self.relabel(lines) if self.relabel else lines
+    def labelled(self, lines: list[Line], carried: list[Line]) -> list[Line]:
+        """``lines`` with their labels written as markers, read after ``carried`` (the question the page continues:
+        a run of its options cut short by the page's end goes on in the labels that open the page)."""
+        return self.relabel(carried + lines)[len(carried) :] if self.relabel else lines
 
 
 def _other_reading(
@@ -267,7 +269,7 @@ def _half_reading(
     opened = judge(carried + first)[1]
     left, width, height = extent
     for name, read, columns in _readings(content, index, width, height, left, drawn):
-        lines = judge.labelled(read)
+        lines = judge.labelled(read, carried)
         found, questions = judge(carried + lines)
         found += max(0, opened - questions)
         if found < faults and 2 * found <= questions and (best is None or found < best[0]):
