@@ -108,6 +108,10 @@ WITH_BANDS = [
     # where the right column above holds no number, is set across the page however far under its end it opens
     (House("mun", (728, 1031), 2, 18, 55, 9, 1.6, 12, 4, True, 12, "hangul", True, True, table_options=True,
            bands=True), 246),
+    # question 5's figure alone atop the next page's left column, its options atop the right one, over question 6
+    # set across the page: the figure stood in no column of the question's and it had no image
+    (House("paren", (595, 842), 2, 24, 36, 9.5, 1.45, 18, 12, False, 9, "hangul", True, figures=True,
+           bands=True, pictures=True), 524),
 ]
 
 

@@ -61,9 +61,12 @@ def with_figures_at_breaks(
     above a region it goes on in, or directly below a region it goes on from, in the region's column with no line
     between: the question goes on past a figure at a column's top or foot, and its figure is its own. The region
     its own lines open (``opening``, after those of the passage it shares) goes on from nothing: the figure over it
-    is the question's before."""
-    grown = []
+    is the question's before. A question going on atop a page's right column also has the figures that open the
+    columns left of it, level with it (read before it: its figure, set alone over a question across the page)."""
+    grown: list[tuple[int, Box]] = []
     for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
+        if index not in (0, opening) and regions[index - 1][0] < page:
+            grown += [(page, fig) for fig in _opening_left_columns(figures.get(page, ()), lines.get(page, ()), x0, y1)]
         beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
         for fig in sorted(beside, key=lambda f: -f[3]) if index not in (0, opening) else ():
@@ -74,6 +77,15 @@ def with_figures_at_breaks(
                 y1 = max(y1, fig[3])
         grown.append((page, (x0, y0, x1, y1)))
     return grown
+
+
+def _opening_left_columns(figures: Sequence[Box], lines: Sequence[Line], x0: float, y1: float) -> list[Box]:
+    """The ``figures`` left of ``x0`` that open their column (no line above them in it), their tops over ``y1``."""
+    return [
+        fig for fig in figures
+        if fig[2] <= x0 and fig[1] < y1
+        and not any(line.yc < fig[1] and min(fig[2], line.x1) > max(fig[0], line.x0) for line in lines)
+    ]
 
 
 def overlaps(a: Box, b: Box, share: float = 0.5) -> bool:
