@@ -162,6 +162,17 @@ HEADED = [
     # kept as many faults as the first; a page's labels are read after the question it continues
     (House("dot", (728, 1031), 2, 24, 36, 9, 1.45, 12, 0, False, 12, "hangul", True, True, True, False, False, True,
            True, bands=True, pictures=True), 245),
+    # question 26 set across the page, its last option's wrapped line short of the gutter and centred in the left
+    # column under it: read as the left column's and so in no paragraph with the row above, it was taken for the
+    # next subject's heading (questions 27-40 under it); a line under a row across the page, within its width,
+    # stands in that row's column
+    (House("dot", (595, 842), 2, 18, 45, 10.5, 1.45, 12, 12, True, 9, "circled", True, True, False, True, False, True,
+           True, bands=True, pictures=True), 133),
+    # a one-column page whose lines all end short of its right margin, question 7's options table drawn out to it
+    # and going on overleaf: the table stood mostly outside the question's lines and was not its own (its rows read
+    # as lines, cells run together); a table holding the question's words is the question's
+    (House("mun", (595, 842), 1, 18, 36, 11, 1.6, 14, 12, False, 6, "circled", False, False, True, False, True, True,
+           True, bands=True, pictures=True), 500),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

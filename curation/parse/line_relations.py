@@ -21,7 +21,7 @@ def continues(previous: Line, line: Line) -> bool:
     option marker, an option's second cell), or, under an option, at a hanging indent between its marker and its
     text. A wrapped option can fall centred in its column (an indented full-width line, a short last line under an
     option's second cell); a heading stands apart from what is above it."""
-    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
+    if not _one_column(previous, line) or not same_type(previous, line):
         return False  # a heading or notice set in another size stands apart, wherever it starts
     gap = line.y0 - previous.y1  # below zero: the next line of a table cell beside the one above
     if not -(line.y1 - line.y0) <= gap <= 0.8 * (line.y1 - line.y0):
@@ -38,10 +38,20 @@ def runs_on(previous: Line, line: Line) -> bool:
     1.4 heights in every paper with subject headings between its questions, 0.16-0.34 between a paragraph's
     lines). Measured centre to centre, in the shorter line's height: a line of circled digits or other symbols
     has a taller box, which brought a heading under it within a paragraph's gap."""
-    if line.page != previous.page or line.column != previous.column or not same_type(previous, line):
+    if not _one_column(previous, line) or not same_type(previous, line):
         return False
     height = min(line.y1 - line.y0, previous.y1 - previous.y0)
     return 0.5 * height < line.yc - previous.yc <= (1 + _PARAGRAPH_GAP) * height  # close lines' boxes may overlap
+
+
+def _one_column(previous: Line, line: Line) -> bool:
+    """Whether ``line`` stands in ``previous``'s column: on its page, in that column, or under a row set across the
+    page within its width (a question set across the page whose wrapped line ends short of the gutter)."""
+    if line.page != previous.page:
+        return False
+    return line.column == previous.column or (
+        previous.column == -1 and previous.x0 - 1 <= line.x0 and line.x1 <= previous.x1 + 1
+    )
 
 
 def opens_another_column(previous: Line, line: Line) -> bool:

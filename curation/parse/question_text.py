@@ -70,6 +70,23 @@ def _with_words_past_table(
     return (*options[:-1], f"{options[-1]} {compose(past)}")
 
 
+def _tables_in(
+    doc: pymupdf.Document, words: Sequence[list[Word]], regions: Sequence[Region], rules: PageRules, own: list[Word]
+) -> list[list[Table]]:
+    """The ruled tables of each region, top down: those inside it, and a table holding words of the question
+    (``own``) that stands mostly outside every region (drawn out past the question's lines), in the first region
+    it is found from. A table is found once (as each clip reads it, its box differs a little)."""
+    read = [(page, box, page_tables(doc[page], words[page], box, rules(page), 1))
+            for page, box in ((page, _padded(box)) for page, box in regions)]
+    found = [[t for t in tables if overlaps(box, t.bbox, 0.8)] for _, box, tables in read]
+    for here, (page, _, tables) in zip(found, read):
+        for table in tables:
+            known = [t.bbox for kept in found for t in kept if t.page == page]
+            if not any(overlaps(box, table.bbox, 0.8) for box in known) and any(table.holds(w) for w in own):
+                here.append(table)
+    return [sorted(here, key=lambda t: t.bbox[1]) for here in found]
+
+
 def _joined_across(
     found: list[list[Table]], regions: Sequence[Region], tokens: Sequence[tuple[Word, int]]
 ) -> list[Table]:
@@ -194,16 +211,13 @@ def _with_tables(
     rules: PageRules,
     markers: Sequence[Word] = (),
 ) -> tuple[str, list[Table], tuple[str, ...] | None]:
-    """``tokens`` as text, each ruled table inside ``regions`` (looked for where the lines look ``tabular``)
-    replaced by the table as Markdown, and the options a table prints as rows opened by the option ``markers``."""
+    """``tokens`` as text, each ruled table of ``regions`` (``_tables_in``; looked for where the lines look
+    ``tabular``) replaced by the table as Markdown, and the options a table prints as rows opened by the option
+    ``markers``."""
     if not tabular:
         return compose(tokens), [], None
     regions = _joined_where_ruled_across(regions, rules)
-    found = [
-        sorted((t for t in page_tables(doc[page], words[page], box, rules(page), 1) if overlaps(box, t.bbox, 0.8)),
-               key=lambda t: t.bbox[1])
-        for page, box in ((page, _padded(box)) for page, box in regions)
-    ]
+    found = _tables_in(doc, words, regions, rules, [word for word, _ in tokens] + list(markers))
     tables = _joined_across(found, regions, tokens)
     if not tables:
         return compose(tokens), tables, None
