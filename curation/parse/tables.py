@@ -84,8 +84,9 @@ def page_tables(
     horizontal, vertical = ruled_lines(rules, clip)
     if clip is not None:
         horizontal, vertical = _within(clip, horizontal, vertical)
+    everywhere = (lambda: ruled_lines(rules)[1]) if clip is not None else None  # unclipped, ``vertical`` is all
     tables = []
-    for ys_run, xs, verticals in _grids(horizontal, vertical, fewest_rows, lambda: ruled_lines(rules)[1]):
+    for ys_run, xs, verticals in _grids(horizontal, vertical, fewest_rows, everywhere):
         if words is None:
             words = page_words(page)
         grid = _cells(words, xs, ys_run, verticals, horizontal, page.number)
