@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands] [--pictures] [--browser]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options] [--justified] [--bands] [--pictures] [--formulas] [--browser]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -14,7 +14,8 @@ boxed program listings under some stems (``with_extras``); with ``--table-option
 the rows of a ruled table; with ``--justified`` every paragraph is set flush to both edges (word spaces stretched); with ``--bands`` a
 two-column paper sets every tenth question, from the sixth, across the page where it falls, the columns above it
 balanced (``House.bands``); with ``--pictures`` every eleventh question's options, from the eighth, are pictures beside
-their labels, two to a row (its item's options are empty). With ``--browser`` each random paper is printed by another producer, Chromium's
+their labels, two to a row (its item's options are empty); with ``--formulas`` every seventh question, from the third, has
+a formula after its stem and formulas for options (exponents, subscripts, fractions; tests/support/formulas.py). With ``--browser`` each random paper is printed by another producer, Chromium's
 print-to-PDF (tests/support/browser_papers.py: CSS columns, cells aligned to their middle, no running heads), in a
 font drawn from Noto Serif and Sans CJK KR.
 """
@@ -99,11 +100,12 @@ def main() -> None:
     parser.add_argument("--justified", action="store_true", help="with --random: paragraphs set flush to both edges")
     parser.add_argument("--bands", action="store_true", help="with --random: some questions set across the page")
     parser.add_argument("--pictures", action="store_true", help="with --random: some questions' options pictures")
+    parser.add_argument("--formulas", action="store_true", help="with --random: some questions' options formulas")
     parser.add_argument("--browser", action="store_true", help="with --random: printed by Chromium, not typeset")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified, args.bands, args.browser, args.pictures)
+                      args.justified, args.bands, args.browser, args.pictures, args.formulas)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -134,6 +136,7 @@ def random_houses(
     bands: bool = False,
     browser: bool = False,
     pictures: bool = False,
+    formulas: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -145,7 +148,8 @@ def random_houses(
             house = random_house(rnd)
             if extras:
                 house = with_extras(house, rnd)
-            house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures)
+            house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
+                            formulas=formulas)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -164,6 +168,7 @@ def random_houses(
     under += ", justified" if justified else ""
     under += ", questions across the page" if bands else ""
     under += ", picture options" if pictures else ""
+    under += ", formulas" if formulas else ""
     under += ", printed by Chromium" if browser else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",

@@ -30,16 +30,14 @@ def print_in_browser(
 ) -> Path:
     """A paper of ``questions`` numbered from 1, set in ``house`` by Chromium and printed to ``path``; ``headings``
     are subject headings set centred before the question of that number."""
-    if CHROMIUM is None:
-        raise RuntimeError("Chromium is not installed (make system-deps installs Debian's chromium)")
     body = []
     for n, question in enumerate(as_set(questions, house), 1):
         if headings and n in headings:
             body.append(HEADING.format(html.escape(headings[n])))
         if house.bands and house.columns > 1 and n % 10 == 6:
-            body.append(f'<div style="column-span:all">{question_html(n, question, replace(house, columns=1))}</div>')
+            body.append(f'<div style="column-span:all">{question_html(n, question, replace(house, columns=1), True)}</div>')
         else:
-            body.append(question_html(n, question, house))
+            body.append(question_html(n, question, house, True))
     width, height = house.page
     align = "; text-align:justify" if house.justified else ""
     css = (
@@ -49,8 +47,15 @@ def print_in_browser(
         f"p {{margin:0{align}}}"
     )
     write_pictures(path.parent, house.figures, house.pictures)
+    return print_html("".join(body), css, path)
+
+
+def print_html(body: str, css: str, path: Path) -> Path:
+    """The HTML ``body`` under the style sheet ``css``, printed by Chromium to ``path``."""
+    if CHROMIUM is None:
+        raise RuntimeError("Chromium is not installed (make system-deps installs Debian's chromium)")
     page = path.with_suffix(".html")
-    page.write_text(f'<!doctype html><html lang="ko"><meta charset="utf-8"><style>{css}</style><body>{"".join(body)}'
+    page.write_text(f'<!doctype html><html lang="ko"><meta charset="utf-8"><style>{css}</style><body>{body}'
                     "</body></html>", encoding="utf-8")
     subprocess.run([CHROMIUM, *_FLAGS, f"--print-to-pdf={path}", page.as_uri()], check=True, capture_output=True,
                    timeout=120)

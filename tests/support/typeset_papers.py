@@ -4,8 +4,8 @@ word processor does): mirrored running heads over odd and even pages, a page num
 candidate box on the first page, numbering "1.", "문 1." or "1)", options labelled ①-④ or 가.-라., one to a
 line with a hanging indent, or several to a row where they fit; and licensure papers' five options, with ruled
 boxes under the stems: a "<보 기>" of statements ㄱ.-ㄹ. (the options then name pairs of them) and a statute's
-paragraphs marked ① ② ③; and questions set across a two-column page where they fall (tests/support/page_flow.py;
-tests/test_parse_typeset.py, bench/typeset.py)."""
+paragraphs marked ① ② ③; questions set across a two-column page where they fall (tests/support/page_flow.py); and
+formulas (tests/support/formulas.py) (tests/test_parse_typeset.py, bench/typeset.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pymupdf
 
+from support.formulas import NOTES, OPTION_SETS, formula_html, formula_text
 from support.page_flow import flow
 from support.pictures import FIGURE, OPTION_PICTURE, write_pictures
 
@@ -57,6 +58,7 @@ class House:
     justified: bool = False  # paragraphs set flush to both edges, as most papers set them (word spaces stretched)
     bands: bool = False  # two columns: every tenth question, from the sixth, set across the page where it falls
     pictures: bool = False  # every eleventh question's options, from the eighth, pictures beside their labels
+    formulas: bool = False  # every seventh question, from the third: a formula after its stem, formulas as options
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -152,11 +154,20 @@ class Question:
     options_table: bool = False  # its options printed as the rows of a table under ``table``, its head
     figure: bool = False  # a raster figure under the stem (and its box and listing)
     pictures: bool = False  # its options pictures (an item's options empty), two to a row
+    note: str = ""  # a formula printed after the stem (tests/support/formulas.py's markup)
+    marked: tuple[str, ...] = ()  # the options as formulas, in that markup (``options`` holds their text)
 
     @property
     def printed_stem(self) -> str:
         """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
-        return " ".join((*self.passage, self.stem, *self.box, *self.code, *(c for row in self.table for c in row)))
+        return " ".join((*self.passage, self.stem + formula_text(self.note), *self.box, *self.code,
+                         *(c for row in self.table for c in row)))
+
+    def stem_html(self, stacked: bool) -> str:
+        return html.escape(self.stem) + formula_html(self.note, stacked)
+
+    def option_html(self, k: int, stacked: bool) -> str:
+        return formula_html(self.marked[k], stacked) if self.marked else html.escape(self.options[k])
 
 
 def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
@@ -190,6 +201,13 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
             if not found[number - 1].options_table:
                 question = found[number - 1]
                 found[number - 1] = replace(question, options=("",) * len(question.options), pictures=True)
+    if house.formulas:
+        for number in range(3, len(found) + 1, 7):
+            question = found[number - 1]
+            if not (question.options_table or question.pictures):
+                marked = OPTION_SETS[(number // 7) % len(OPTION_SETS)][: len(question.options)]
+                found[number - 1] = replace(question, note=NOTES[(number // 7) % len(NOTES)], marked=marked,
+                                            options=tuple(map(formula_text, marked)))
     return found
 
 
@@ -284,7 +302,7 @@ def typeset(
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
     # The numbers and labels too: a question number's digits would stand in for lost ones.
     typed = Counter(re.sub(r"\s+", "", "".join(
-        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, *q.box, *q.code,
+        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, formula_text(q.note), *q.box, *q.code,
                  *(c for row in q.table for c in row),
                  *(house.label(k) + option.replace(" | ", "") for k, option in enumerate(q.options))))
         for n, q in enumerate(as_set(questions, house), 1)
@@ -294,7 +312,9 @@ def typeset(
     return path
 
 
-def question_html(number: int, question: Question, house: House) -> str:
+def question_html(number: int, question: Question, house: House, stacked: bool = False) -> str:
+    """The question as ``house`` sets it, in HTML; with ``stacked``, its fractions stacked (an engine that sets inline
+    blocks)."""
     label = house.number(number)
     e = html.escape
     parts = []
@@ -302,7 +322,7 @@ def question_html(number: int, question: Question, house: House) -> str:
         opening, text = question.passage
         parts.append(f'<p style="margin-top:{house.gap}pt">{e(opening)}</p><p style="margin-left:8pt">{e(text)}</p>')
     parts.append(f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
-                 f"<b>{label}</b> {e(question.stem)}</p>")
+                 f"<b>{label}</b> {question.stem_html(stacked)}</p>")
     if question.box:
         title = f'<p style="text-align:center">{e(question.box[0])}</p>' if question.titled else ""
         lines = "".join(f'<p style="margin-left:12pt; text-indent:-12pt">{e(line)}</p>'
@@ -334,17 +354,18 @@ def question_html(number: int, question: Question, house: House) -> str:
             parts.append(f'<p style="margin:2pt 0 2pt {house.option_indent}pt">{("&#160;" * 4).join(cells[k : k + 2])}</p>')
         return "".join(parts)
     cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
+    printed = [f"{e(house.label(k))} {question.option_html(k, stacked)}" for k in range(len(cells))]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
     if house.rows and sum(widths) <= room:
-        parts.append(f'<p style="margin-left:{house.option_indent}pt">' + ("&#160;" * 3).join(map(e, cells)) + "</p>")
+        parts.append(f'<p style="margin-left:{house.option_indent}pt">' + ("&#160;" * 3).join(printed) + "</p>")
     elif house.rows and 2 * max(widths) <= room:
         for k in range(0, len(cells), 2):
             pad = "&#160;" * (int((max(widths) - widths[k]) / (0.5 * house.size)) + 3)
-            pair = e(cells[k]) + (pad + e(cells[k + 1]) if k + 1 < len(cells) else "")
+            pair = printed[k] + (pad + printed[k + 1] if k + 1 < len(cells) else "")
             parts.append(f'<p style="margin-left:{house.option_indent}pt">{pair}</p>')
     else:
-        parts += [f'<p style="margin-left:{house.option_indent + 9}pt; text-indent:-9pt">{e(cell)}</p>' for cell in cells]
+        parts += [f'<p style="margin-left:{house.option_indent + 9}pt; text-indent:-9pt">{cell}</p>' for cell in printed]
     return "".join(parts)
 
 
