@@ -173,6 +173,18 @@ HEADED = [
     # as lines, cells run together); a table holding the question's words is the question's
     (House("mun", (595, 842), 1, 18, 36, 11, 1.6, 14, 12, False, 6, "circled", False, False, True, False, True, True,
            True, bands=True, pictures=True), 500),
+    # a one-column page opening on the last row of question 16's options table, carried over with no rule above it:
+    # its right cell, alone right of the page's middle, was read as a right column and went into question 19's last
+    # option; cells between vertical rules, on a rule running across the middle, are no column
+    (House("paren", (728, 1031), 1, 18, 36, 9.5, 1.45, 12, 4, True, 9, "circled", False, False, True, True, True,
+           True, justified=True, bands=True), 212),
+    # a last page whose columns are balanced over question 36, set across the page in short lines: the right column,
+    # three lines going on with question 35's last option, stands beside the left column's first lines; read after
+    # the left column's 36-40, they went into question 40's last option, no invariant broken. The left column's
+    # line level with the right column's end reaches its edge, a question opens under it, and the left column ends
+    # short: the lines under the right column's end are read after it
+    (House("paren", (728, 1031), 2, 24, 55, 9, 1.6, 14, 4, True, 9, "circled", False, False, True, True, False, True,
+           justified=True, bands=True), 141),
 ]
 HEADINGS = {1: "제1과목 형법", 21: "제2과목 형사소송법"}
 

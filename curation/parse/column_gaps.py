@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from curation.parse.full_width import Box, merge
+from curation.parse.option_labels import option_label
 from curation.parse.passages import served_numbers
 from curation.parse.question_start import START, printed_number
 from curation.readers.words import Line, Word, circled_value, group_lines
@@ -196,6 +197,34 @@ def _serves_above(line: Line, right_last: int | None) -> bool:
 def _opens_options(lines: Sequence[Line]) -> bool:
     """Whether one of ``lines`` opens with a first option marker (a question's options are among them)."""
     return any(circled_value(line.words[0].text) == 1 for line in lines)
+
+
+def under_balanced_columns(body: Sequence[Word], page: int, gutter: float) -> list[tuple[float, float]]:
+    """The height of the left column's lines under a right column that goes on with a paragraph of the left column's
+    first lines and ends beside them: columns balanced over a question set across the page that crosses no gutter
+    (its stem and options short lines), the questions after it set in the left column alone. Taken where the right
+    column's first line opens nothing, the left column's line level with the right column's end reaches the column's
+    edge and a question opens a question's space under it (the paragraph goes on in the right column), and the left
+    column's last line ends short of the edge (a question ended there: read after it, the right column's lines went
+    on with the wrong question)."""
+    left, right = [w for w in body if w.xc < gutter], [w for w in body if w.xc >= gutter]
+    if not left or not right:
+        return []
+    size = float(np.median([w.height for w in body]))
+    end = max(w.y1 for w in right)
+    if max(w.y1 for w in left) - end < _TALL_GAP * size:
+        return []
+    opening = min(right, key=lambda w: (round(w.y0), w.x0)).text
+    if START.match(opening) or circled_value(opening) or option_label(opening) or opening.startswith("※"):
+        return []
+    rows = group_lines(left, page, 0.0, gutter, 0)
+    beside, under = [row for row in rows if row.yc <= end], [row for row in rows if row.yc > end]
+    if not beside or not under or not START.match(under[0].text) or _close(beside[-1], under[0]):
+        return []
+    edge = float(np.percentile([row.x1 for row in rows], 90))
+    if beside[-1].x1 < edge - size or rows[-1].x1 >= edge - 2 * size:
+        return []
+    return [(under[0].y0, rows[-1].y1)]
 
 
 def _close(upper: Line, lower: Line) -> bool:

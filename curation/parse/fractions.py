@@ -25,6 +25,9 @@ Box = tuple[float, float, float, float]
 _TIGHT = 0.5
 # How near (in em) a word beside the stack is to it.
 _BESIDE = 3.0
+# Where (in em from the middle of a word beside it) a stack's numerator ends and its denominator starts: a fraction
+# set on the line's middle stands lower than the middle of the words' boxes, its rule up to 0.7 em under it.
+_ABOVE, _NEAR, _BELOW = 0.5, 0.3, 0.7
 _OPERATOR = re.compile(r"[+＋\-－−×÷*]")
 
 
@@ -62,22 +65,27 @@ def stack_fractions(words: list[Word], rules: Callable[[], Sequence[tuple[str, B
 
 
 def _has_stack(words: Sequence[Word]) -> bool:
-    """Whether some word stands level with the gap between two words stacked one over the other: its middle
-    lies near one word's foot and another's head (in running text a middle is half a line from both)."""
+    """Whether some word stands level with the gap between two words stacked one over the other: the upper one's
+    foot and the lower one's head near its middle (``_ABOVE``, ``_NEAR``, ``_BELOW``), the upper one rising above its
+    top and the lower one reaching below its foot (in running text a middle is half a line from the lines above and
+    below, and the words of its own line stand level with it)."""
     if len(words) < 3:
         return False
     tops, bottoms = np.array([w.y0 for w in words]), np.array([w.y1 for w in words])
     mids = (tops + bottoms) / 2
-    reach = 0.3 * np.array([w.size for w in words])
+    em = np.array([w.size for w in words])
     by_foot, by_head = np.argsort(bottoms), np.argsort(tops)
     feet, heads = bottoms[by_foot], tops[by_head]
-    foot_from, foot_to = np.searchsorted(feet, mids - reach, "left"), np.searchsorted(feet, mids + reach, "right")
-    head_from, head_to = np.searchsorted(heads, mids - reach, "left"), np.searchsorted(heads, mids + reach, "right")
+    foot_from, foot_to = np.searchsorted(feet, mids - _ABOVE * em), np.searchsorted(feet, mids + _NEAR * em, "right")
+    head_from, head_to = np.searchsorted(heads, mids - _NEAR * em), np.searchsorted(heads, mids + _BELOW * em, "right")
     for k in np.flatnonzero((foot_to > foot_from) & (head_to > head_from)).tolist():
         beside = words[k]
         highs = [words[j] for j in by_foot[foot_from[k] : foot_to[k]].tolist() if _next_to(words[j], beside)]
         lows = [words[j] for j in by_head[head_from[k] : head_to[k]].tolist() if _next_to(words[j], beside)]
-        if any(high.x0 < low.x1 and low.x0 < high.x1 for high in highs for low in lows):
+        if any(
+            high.y0 < beside.y0 and low.y1 > beside.y1 and high.x0 < low.x1 and low.x0 < high.x1
+            for high in highs for low in lows
+        ):
             return True
     return False
 

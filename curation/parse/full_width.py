@@ -25,15 +25,21 @@ def _no_tables() -> Sequence[Box]:
     return ()
 
 
+def _no_rules() -> tuple[Sequence[tuple[float, float, float]], Sequence[tuple[float, float, float]]]:
+    return (), ()
+
+
 @dataclass(frozen=True)
 class Drawn:
     """What a page draws besides its text that its full-width rows depend on: its figures (they fill the right
     column where they stand), its ruled tables' boxes, read only where words cross the gutter (a page's paths
-    are costly to read), and the boxes it frames (``tables.framed_boxes``), looked at on a page read again."""
+    are costly to read), the boxes it frames (``tables.framed_boxes``), looked at on a page read again, and its
+    horizontal and vertical rules (``drawn_rules.ruled_lines``), looked at where the gutter is in doubt."""
 
     figures: Sequence[Box] = ()
     tables: Callable[[], Sequence[Box]] = _no_tables
     frames: Callable[[], Sequence[Box]] = _no_tables
+    rules: Callable[[], tuple[Sequence[tuple[float, float, float]], Sequence[tuple[float, float, float]]]] = _no_rules
 
 
 NOTHING_DRAWN = Drawn()

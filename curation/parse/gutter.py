@@ -28,6 +28,7 @@ _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gu
 _FEW_BANDS = 3  # full-width stretches a two-column page holds: a title, a question set across the page
 _FILLED = 0.7  # of a column's width: a wrapped paragraph's line fills more
 _CENTRED = 0.04  # of the text's width: how far from its middle a gutter under full-width rows may stand
+_FEW_CELLS = 0.25  # of the body words: at most this many right of a gutter may all be a table's cells
 _NARROWEST_GUTTER = 6.0  # points: where full-width rows cross the gutter, a gap between two words is no gutter
 
 
@@ -39,7 +40,7 @@ def find_gutter(
     page. The page runs from ``left`` to ``width`` (half a spread's sheet). A strip through a figure with text on
     one side only is passed over (a last page's right column of a few short lines under its figure leaves a wider
     strip right of its lines than the gutter)."""
-    body, strips = _free_strips(words, width, height, left=left)
+    body, strips = _free_strips(words, width, height, left=left, drawn=drawn)
     if not strips and len(body) >= 20:
         lo, hi = _middle(left, width)
         x = least_covered(coverage(body, width, _NARROWEST_GUTTER / 2)[lo:hi], lo)
@@ -49,7 +50,40 @@ def find_gutter(
     if strip is None or not _two_sided(body, strip):
         return None
     gutter = _before_short_column(body, strip)
-    return gutter if _columns_of_their_own(body, gutter, _middle(left, width)[1]) else None
+    if not _columns_of_their_own(body, gutter, _middle(left, width)[1]) or _cells_across(body, gutter, drawn):
+        return None
+    return gutter
+
+
+def _cells_across(body: Sequence[Word], gutter: float, drawn: Drawn) -> bool:
+    """Whether the few words right of ``gutter`` (outside the rows running across it) all stand in cells of rows ruled
+    across it: between vertical rules that span them, over or under a rule that runs from left of the gutter past them
+    (a table set across a one-column page, its last row carried over atop the page with no rule above it, makes no
+    column)."""
+    if sum(1 for w in body if w.x0 >= gutter) > _FEW_CELLS * len(body):
+        return False
+    right = [w for w in outside(body, merge(crossing(body, gutter) + run_across(body, gutter))) if w.x0 >= gutter]
+    horizontal, vertical = drawn.rules()
+    across = [(y, x0, x1) for y, x0, x1 in _joined(horizontal) if x0 < gutter - 1 < x1]
+    for w in right:
+        sides = [(x, y0, y1) for x, y0, y1 in vertical if y0 - 1 <= w.y0 and w.y1 <= y1 + 1]
+        if not any(x <= w.x0 for x, _, _ in sides) or not any(x >= w.x1 for x, _, _ in sides):
+            return False
+        ends = [y for _, y0, y1 in sides for y in (y0, y1)]
+        if not any(x1 >= w.x1 and min(ends) - 2 <= y <= max(ends) + 2 for y, _, x1 in across):
+            return False
+    return True
+
+
+def _joined(rules: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Horizontal rules (y, x0, x1) with the pieces of one rule drawn cell by cell joined."""
+    joined: list[tuple[float, float, float]] = []
+    for y, x0, x1 in sorted(rules, key=lambda r: (round(r[0]), r[1])):
+        if joined and abs(joined[-1][0] - y) <= 1 and x0 <= joined[-1][2] + 2:
+            joined[-1] = (joined[-1][0], joined[-1][1], max(joined[-1][2], x1))
+        else:
+            joined.append((y, x0, x1))
+    return joined
 
 
 def _before_short_column(body: Sequence[Word], gutter: float) -> float:
@@ -145,7 +179,8 @@ def body_words(words: Sequence[Word], height: float) -> list[Word]:
 
 
 def _free_strips(
-    words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0
+    words: Sequence[Word], width: float, height: float, narrowest: int = 8, left: float = 0.0,
+    drawn: Drawn = NOTHING_DRAWN,
 ) -> tuple[list[Word], list[float]]:
     """The body words, and where the gutter stands (``_in_strip``) in every vertical strip near the middle of the page
     that next to no body word crosses (at least ``narrowest`` points wide), widest first."""
@@ -169,23 +204,35 @@ def _free_strips(
     if not strips:
         return body, []
     whole = coverage(words, width)
-    return body, [_in_strip(words, whole, a, b) for a, b in sorted(strips, key=lambda strip: strip[0] - strip[1])]
+    strips.sort(key=lambda strip: strip[0] - strip[1])
+    return body, [_in_strip(words, body, whole, a, b, drawn) for a, b in strips]
 
 
-def _in_strip(words: Sequence[Word], cover: np.ndarray, a: int, b: int) -> float:
-    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or, where a word crosses that, the
+def _in_strip(words: Sequence[Word], body: Sequence[Word], cover: np.ndarray, a: int, b: int, drawn: Drawn) -> float:
+    """Where the gutter stands in the strip from ``a`` to ``b``: its middle, or, where a word crosses that or a body
+    word stands within half the narrowest gutter of it (a line's word space there: the left column's one long line), the
     strip's least-crossed part if that stands nearer the text's middle (two columns are as wide). A strip that the
     allowance lets a word or two cross can reach far into a sparse column (a short last page; a page of short option
     lines under a few full ones): the lines that reach the column's edge stay in their column; a row running across
     the page, crossing the true gutter, stays one row. ``words`` and their ``cover`` include the margins' (a page
     set without running heads holds text there; a running head or page number centred on the gutter covers every
-    part of the strip alike)."""
-    middle = (a + b) / 2
-    if not any(w.x0 < middle < w.x1 for w in words):
+    part of the strip alike). Where the middle cuts a body word and the least-crossed part none, the text's middle is
+    no guide (a right column of short lines, options of a few characters, ends well before the page's margin): a
+    rule drawn down the strip over half the body's height is the gutter."""
+    middle, pad = (a + b) / 2, _NARROWEST_GUTTER / 2
+    near = [w for w in body if w.x0 - pad < middle < w.x1 + pad]
+    if not near and not any(w.x0 < middle < w.x1 for w in words):
         return middle
     least = least_covered(cover[a:b], a)
     centre = (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
-    return least if abs(least - centre) < abs(middle - centre) else middle
+    if abs(least - centre) < abs(middle - centre):
+        return least
+    if near and not any(w.x0 < least < w.x1 for w in body):
+        top, foot = min(w.y0 for w in body), max(w.y1 for w in body)
+        for x, y0, y1 in drawn.rules()[1]:
+            if a <= x <= b and min(y1, foot) - max(y0, top) > (foot - top) / 2:
+                return x
+    return middle
 
 
 def leaves_free(

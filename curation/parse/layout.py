@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from curation.parse.column_gaps import lines_beside_gaps
+from curation.parse.column_gaps import lines_beside_gaps, under_balanced_columns
 from curation.parse.full_width import (
     NOTHING_DRAWN,
     Drawn,
@@ -28,8 +28,10 @@ from curation.parse.full_width import (
     tables_across,
 )
 from curation.parse.gutter import body_words, find_gutter, leaves_free
+from curation.parse.option_labels import option_label
+from curation.parse.question_start import START
 from curation.parse.spreads import spread_middle
-from curation.readers.words import Line, Word, group_lines
+from curation.readers.words import Line, Word, circled_value, group_lines
 
 
 def order_page(
@@ -70,7 +72,7 @@ def order_page(
         if spans:  # a question set across the page: its other lines may leave the gutter free
             spans = merge(spans + justified_across(words, gutter, near))
     body = body_words(words, height) if bands else []  # no running head or page number
-    inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body)]
+    inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body) or _opens_an_item(words, a, b)]
     # A table set across the page holds its rows that leave the gutter free too: where some of its rows cross the
     # gutter apart, where the rule between its columns stands in the gutter, or on a page read again (``beside_gaps``:
     # it broke the invariants as first read). (Reading the rules where one row crosses would cost 2% of the parse.)
@@ -85,6 +87,8 @@ def order_page(
             spans + lines_beside_gaps(words, left_lines, gutter, inner, beside_gaps, drawn.figures)
             + lines_under_rows(left_lines, right_lines, inner, gutter, drawn)
         )
+    elif body:
+        spans = merge(spans + under_balanced_columns(body, page, gutter))
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):
@@ -161,6 +165,13 @@ def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
     if 2 * sum(abs(x - middle) <= 2 for x in found) > len(found):
         return [middle]
     return sorted(set(found), key=lambda x: abs(x - middle))
+
+
+def _opens_an_item(words: Sequence[Word], a: float, b: float) -> bool:
+    """Whether the row from ``a`` to ``b`` opens with a question number or an option label: a question set across
+    the page at its foot, in the margin where the running feet stand, is no foot."""
+    first = min((w for w in words if a - 1 <= w.yc <= b + 1), key=lambda w: w.x0, default=None)
+    return first is not None and bool(START.match(first.text) or circled_value(first.text) or option_label(first.text))
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:

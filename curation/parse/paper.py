@@ -29,7 +29,7 @@ from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
-from curation.parse.drawn_rules import PageRules
+from curation.parse.drawn_rules import PageRules, ruled_lines
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
 from curation.parse.full_width import Drawn
@@ -116,8 +116,14 @@ def parse_paper(
         def frames_on(index: int) -> list[Box]:
             return framed_boxes(rules(index))
 
+        @cache
+        def rules_on(index: int) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+            return ruled_lines(rules(index))
+
         def drawn(index: int) -> Drawn:
-            return Drawn(figures.get(index, ()), partial(tables_on, index), partial(frames_on, index))
+            return Drawn(
+                figures.get(index, ()), partial(tables_on, index), partial(frames_on, index), partial(rules_on, index)
+            )
 
         gutters = getattr(ocr, "gutters", None)
         pages = circled_labels(printed, gutters, drawn)

@@ -114,9 +114,12 @@ def read_in_order(
     lost: dict[int, list[tuple[int, Line]]] = {}
     faulty: set[int] = set()
     pages = list(laid)
+    read, stale = first[1], False  # the paper as read so far, and whether a page read again since has changed it
     for index in sorted(suspects):
         page = laid[index]
-        carried = _carried(first[1], index)
+        if stale:  # the question this page continues is the one its predecessors now end with
+            read, stale = _segmented(pages, running, fresh=frozenset(i + 1 for i in lost))[1], False
+        carried = _carried(read, index)
         judge = Judge(options, final is None or final.lines[0].page != index, relabel)
         faults, questions = judge(carried + page.lines)
         if faults == 0:
@@ -125,10 +128,11 @@ def read_in_order(
         found, numbered = _other_reading(words[index], page, faults, carried, judge, shapes)
         if found is not None:
             chosen[index], pages[index], left = found
+            stale = True
             if left:
                 faulty.add(index)
         elif 2 * faults > questions:
-            lost[index] = numbered
+            lost[index], stale = numbered, True
             pages[index] = PageText(page.index, page.width, page.height, [], page.furniture, page.columns)
         else:
             faulty.add(index)

@@ -5,8 +5,9 @@ words from OCR (which carry a confidence) go through the same code.
 
 Words are built from characters, not from the text layer's spaces: some papers (HRDK's Hancom exports)
 have no space characters at all and show word breaks only as gaps between glyphs. A gap wider than a fifth
-of the font size is a word break. Circled option markers (①..⑳) always stand as words of their own, because
-papers glue them to the option text (``①아들러``).
+of the font size is a word break, and so is a glyph half an em above or below the word (a stacked fraction's
+part). Circled option markers (①..⑳) always stand as words of their own, because papers glue them to the
+option text (``①아들러``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _GAP_EM = 0.2
+# A character whose middle stands this many ems above or below the word's first one is no part of the word: a
+# stacked fraction's denominator set flush against the text after it (exponents and subscripts stand nearer).
+_SHIFT_EM = 0.5
 # Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
 # Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
 _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
@@ -213,6 +217,7 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
     size = 0.0
     prev_x1 = 0.0  # the right edge of the last character, where ``chars`` holds some
     word_gap = 0.0  # the gap that breaks the word being built: a fifth of its size
+    middle2 = shift2 = 0.0  # twice the middle height of its first character, twice the shift that breaks it
     circled = _CIRCLED_VALUE
     for span in line["spans"]:
         span_size = float(span["size"])
@@ -227,6 +232,9 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
                 continue
             if chars and (((gap := x0 - prev_x1) > gap_limit and gap > word_gap) or x0 < bx0 - 0.5):
                 words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, gap > 0))
+                chars = []
+            elif chars and abs(y0 + y1 - middle2) > shift2:
+                words.append(Word(bx0, by0, bx1, by1, "".join(chars), size, page_index, False))
                 chars = []
             if c in circled:
                 if chars:
@@ -247,6 +255,7 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
                 bx0, by0, bx1, by1 = x0, y0, x1, y1
                 size = span_size
                 word_gap = gap_limit
+                middle2, shift2 = y0 + y1, 2 * _SHIFT_EM * span_size
             chars.append(c)
             prev_x1 = x1
     if chars:
