@@ -19,7 +19,7 @@ from curation.core.io import atomic_write
 from curation.readers.words import Line
 
 Box = tuple[float, float, float, float]
-_MIN_SIDE = 24.0  # points
+_MIN_SIDE = 16.0  # points
 # How far a line's box may reach into the figure next to it (its ascent or descent past the paragraph's edge).
 _REACH = 3.0  # points
 _MIN_PIXELS = 160
@@ -62,7 +62,10 @@ def with_figures_at_breaks(
     between: the question goes on past a figure at a column's top or foot, and its figure is its own. The region
     its own lines open (``opening``, after those of the passage it shares) goes on from nothing: the figure over it
     is the question's before. A question going on atop a page's right column also has the figures that open the
-    columns left of it, level with it (read before it: its figure, set alone over a question across the page)."""
+    columns left of it, level with it (read before it: its figure, set alone over a question across the page); one
+    going on from a page's left column onto the next page has the figures that close the columns right of it, level
+    with it (read after it: its figure, set beside it under a question across the page), where its own lines are
+    (the passage it shares goes on past the figures of the question before)."""
     grown: list[tuple[int, Box]] = []
     for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
         if index not in (0, opening) and regions[index - 1][0] < page:
@@ -76,6 +79,8 @@ def with_figures_at_breaks(
             if fig[1] >= y1 - _REACH and not any(y1 < line.yc < fig[1] + 1 for line in column):
                 y1 = max(y1, fig[3])
         grown.append((page, (x0, y0, x1, y1)))
+        if opening <= index < len(regions) - 1 and regions[index + 1][0] > page:
+            grown += [(page, fig) for fig in _closing_right_columns(figures.get(page, ()), lines.get(page, ()), x1, y0)]
     return grown
 
 
@@ -85,6 +90,15 @@ def _opening_left_columns(figures: Sequence[Box], lines: Sequence[Line], x0: flo
         fig for fig in figures
         if fig[2] <= x0 and fig[1] < y1
         and not any(line.yc < fig[1] and min(fig[2], line.x1) > max(fig[0], line.x0) for line in lines)
+    ]
+
+
+def _closing_right_columns(figures: Sequence[Box], lines: Sequence[Line], x1: float, y0: float) -> list[Box]:
+    """The ``figures`` right of ``x1`` that close their column (no line under them in it), their feet under ``y0``."""
+    return [
+        fig for fig in figures
+        if fig[0] >= x1 and fig[3] > y0
+        and not any(line.yc > fig[3] and min(fig[2], line.x1) > max(fig[0], line.x0) for line in lines)
     ]
 
 

@@ -1,0 +1,31 @@
+"""Questions with figures and picture options printed by Chromium (tests/support/browser_papers.py): every question an
+item as printed, and flagged as having an image exactly where a figure is set under its stem or its options are
+pictures."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import realdata_path
+from support.browser_papers import CHROMIUM, FONTS
+from support.browser_papers import print_in_browser as print_paper
+from support.typeset_papers import House, kmmlu_rows
+from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
+
+SERIF, _ = FONTS
+pytestmark = [
+    pytest.mark.realdata,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)"),
+]
+
+
+def test_small_picture_options_and_a_figure_beside_a_question_at_a_pages_foot_are_the_questions(tmp_path):
+    """Picture options printed 37 by 22 pt, two to a row (questions 8, 19 and 30): under the 24 pt a figure's side
+    needed, they were no figures and those items had no image; a figure is 16 pt a side or more (a pasted glyph stands
+    within a line's height). Question 17 opens at the foot of a page's left column, under question 16 set across the
+    page, its figure beside it in the right column and its options overleaf: the figure, closing a column right of
+    the question's last region on the page, is the question's (it had no image)."""
+    house = House("dot", (595, 842), 2, 24, 55, 11, 1.3, 22, 0, False, 12, "circled", False, False, True, True, True,
+                  True, justified=True, bands=True, pictures=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[27 : 27 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
+        q, h, p, SERIF, headings))
