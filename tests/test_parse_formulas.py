@@ -29,20 +29,24 @@ QUESTIONS = [
 ]
 
 
+def _paper_html(questions: list[tuple[str, list[str]]]) -> str:
+    """The questions (formulas in tests/support/formulas.py's markup) numbered from 1, options ①-④ a line each."""
+    return "".join(
+        f'<p style="margin:9pt 0 0 14pt; text-indent:-14pt"><b>{n}.</b> {formula_html(stem, True)}</p>'
+        + "".join(f'<p style="margin-left:15pt; text-indent:-9pt">{"①②③④"[k]} {formula_html(o, True)}</p>'
+                  for k, o in enumerate(options))
+        for n, (stem, options) in enumerate(questions, 1)
+    )
+
+
 def test_a_sparse_page_of_formulas_parses_as_printed(tmp_path):
     """Fractions stacked on the line's middle (the rule below the middle of the words beside it, the denominator's
     head level with their foot) are read as ``a/b``; and the gutter of a page whose right column holds short
     formulas stands at the drawn column rule, not in the left column's one long line (its last two words had gone
     to the right column's question)."""
-    body = "".join(
-        f'<p style="margin:9pt 0 0 14pt; text-indent:-14pt"><b>{n}.</b> {formula_html(stem, True)}</p>'
-        + "".join(f'<p style="margin-left:15pt; text-indent:-9pt">{"①②③④"[k]} {formula_html(o, True)}</p>'
-                  for k, o in enumerate(options))
-        for n, (stem, options) in enumerate(QUESTIONS, 1)
-    )
     css = (f"@page {{size:595pt 842pt; margin:40pt}} body {{margin:0; font-family:'{SERIF}'; columns:2; "
            "column-gap:24pt; column-rule:0.5pt solid black} * {font-size:9.5pt; line-height:1.45} p {margin:0}")
-    result = parse_paper(print_html(body, css, tmp_path / "paper.pdf"))
+    result = parse_paper(print_html(_paper_html(QUESTIONS), css, tmp_path / "paper.pdf"))
     assert not result.rejects
     got = [(item.question.replace(" ", ""), [o.replace(" ", "") for o in item.options]) for item in result.items]
     assert got == [(formula_text(stem).replace(" ", ""), [formula_text(o).replace(" ", "") for o in options])
@@ -57,14 +61,9 @@ def test_a_denominator_set_flush_against_the_words_after_it_stays_in_its_fractio
              "확률이 [[2||5]]인 사건이 두 번 연속 일어날 확률은?", "정가의 [[1||5]]를 할인한 가격으로 옳은 것은?",
              "세율이 [[1||10]]일 때 세액이 과세표준의 몇 배인가?"]
     options = ["[[1||4]]", "[[9||25]]", "[[4||25]]", "[[2||25]]"]
-    body = "".join(
-        f'<p style="margin:9pt 0 0 14pt; text-indent:-14pt"><b>{n}.</b> {formula_html(stem, True)}</p>'
-        + "".join(f'<p style="margin-left:15pt">{"①②③④"[k]} {formula_html(o, True)}</p>' for k, o in enumerate(options))
-        for n, stem in enumerate(stems, 1)
-    )
     css = (f"@page {{size:595pt 842pt; margin:50pt}} body {{margin:0; font-family:'{SANS}'}} "
            "* {font-size:10pt; line-height:1.3} p {margin:0}")
-    result = parse_paper(print_html(body, css, tmp_path / "paper.pdf"))
+    result = parse_paper(print_html(_paper_html([(stem, options) for stem in stems]), css, tmp_path / "paper.pdf"))
     assert [item.question.replace(" ", "") for item in result.items] == [formula_text(s).replace(" ", "") for s in stems]
 
 

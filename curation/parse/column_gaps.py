@@ -9,7 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from curation.parse.full_width import Box, merge
-from curation.parse.option_labels import option_label
+from curation.parse.option_labels import opens_an_option
 from curation.parse.passages import served_numbers
 from curation.parse.question_start import START, printed_number
 from curation.readers.words import Line, Word, circled_value, group_lines
@@ -215,7 +215,7 @@ def under_balanced_columns(body: Sequence[Word], page: int, gutter: float) -> li
     if max(w.y1 for w in left) - end < _TALL_GAP * size:
         return []
     opening = min(right, key=lambda w: (round(w.y0), w.x0)).text
-    if START.match(opening) or circled_value(opening) or option_label(opening) or opening.startswith("※"):
+    if START.match(opening) or opens_an_option(opening) or opening.startswith("※"):
         return []
     rows = group_lines(left, page, 0.0, gutter, 0)
     beside, under = [row for row in rows if row.yc <= end], [row for row in rows if row.yc > end]

@@ -8,7 +8,8 @@ import pymupdf
 from curation.readers.drawings import path_boxes
 
 Box = tuple[float, float, float, float]
-_TOL = 2.0  # points: a rule this close outside a clip's height is level with it
+_TOL = 2.0  # points: a rule this close outside a clip's height is level with it; pieces of a rule this far apart join
+_LEVEL = 4.0  # points: rules this close in height are one rule's pieces, and reach as far as this short of an end
 
 Rules = list[tuple[str, Box]]
 
@@ -61,6 +62,17 @@ def _strokes_a_fill(box: Box, fills: dict[tuple[int, int], list[Box]]) -> bool:
                 if 0 < min(margins) and max(margins) < 4 and max(margins) - min(margins) < 0.5:
                     return True
     return False
+
+
+def runs_between(horizontal: list[tuple[float, float, float]], y: float, x0: float, x1: float) -> bool:
+    """Whether the horizontal rules (y, x0, x1) at height ``y`` run from ``x0`` to ``x1`` (drawn in one piece or cell
+    by cell)."""
+    reach = x0 + _LEVEL
+    for _, a, b in sorted((r for r in horizontal if abs(r[0] - y) <= _LEVEL), key=lambda r: r[1]):
+        if a > reach + _TOL:
+            return False
+        reach = max(reach, b)
+    return reach >= x1 - _LEVEL
 
 
 def ruled_lines(

@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from curation.parse.option_labels import LABELS, option_label
+from curation.parse.option_labels import LABELS, opens_an_option, option_label
 from curation.parse.question_start import START, printed_number
 from curation.readers.words import CIRCLED, Line, Word, circled_value
 
@@ -237,14 +237,10 @@ def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, floa
             break
         if any(a - 1 <= line.yc <= b + 1 for a, b in spans):
             break
-        if START.match(line.text) or (cells and _opens_an_option(line.words[0].text)):
+        if START.match(line.text) or (cells and opens_an_option(line.words[0].text)):
             break
         chain.append(line)
     return chain
-
-
-def _opens_an_option(text: str) -> bool:
-    return circled_value(text) is not None or option_label(text) is not None
 
 
 def outside(words: Sequence[Word], spans: list[tuple[float, float]]) -> list[Word]:

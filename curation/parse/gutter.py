@@ -22,6 +22,7 @@ from curation.parse.full_width import (
     stretches,
     tables_across,
 )
+from curation.parse.drawn_rules import runs_between
 from curation.readers.words import Word, group_lines
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -64,26 +65,15 @@ def _cells_across(body: Sequence[Word], gutter: float, drawn: Drawn) -> bool:
         return False
     right = [w for w in outside(body, merge(crossing(body, gutter) + run_across(body, gutter))) if w.x0 >= gutter]
     horizontal, vertical = drawn.rules()
-    across = [(y, x0, x1) for y, x0, x1 in _joined(horizontal) if x0 < gutter - 1 < x1]
     for w in right:
         sides = [(x, y0, y1) for x, y0, y1 in vertical if y0 - 1 <= w.y0 and w.y1 <= y1 + 1]
         if not any(x <= w.x0 for x, _, _ in sides) or not any(x >= w.x1 for x, _, _ in sides):
             return False
-        ends = [y for _, y0, y1 in sides for y in (y0, y1)]
-        if not any(x1 >= w.x1 and min(ends) - 2 <= y <= max(ends) + 2 for y, _, x1 in across):
+        top, foot = min(y for _, y, _ in sides) - 2, max(y for _, _, y in sides) + 2
+        if not any(runs_between(horizontal, y, gutter - _NARROWEST_GUTTER, w.x1) for y, _, _ in horizontal
+                   if top <= y <= foot):
             return False
     return True
-
-
-def _joined(rules: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
-    """Horizontal rules (y, x0, x1) with the pieces of one rule drawn cell by cell joined."""
-    joined: list[tuple[float, float, float]] = []
-    for y, x0, x1 in sorted(rules, key=lambda r: (round(r[0]), r[1])):
-        if joined and abs(joined[-1][0] - y) <= 1 and x0 <= joined[-1][2] + 2:
-            joined[-1] = (joined[-1][0], joined[-1][1], max(joined[-1][2], x1))
-        else:
-            joined.append((y, x0, x1))
-    return joined
 
 
 def _before_short_column(body: Sequence[Word], gutter: float) -> float:

@@ -28,10 +28,10 @@ from curation.parse.full_width import (
     tables_across,
 )
 from curation.parse.gutter import body_words, find_gutter, leaves_free
-from curation.parse.option_labels import option_label
+from curation.parse.option_labels import opens_an_option
 from curation.parse.question_start import START
 from curation.parse.spreads import spread_middle
-from curation.readers.words import Line, Word, circled_value, group_lines
+from curation.readers.words import Line, Word, group_lines
 
 
 def order_page(
@@ -171,7 +171,7 @@ def _opens_an_item(words: Sequence[Word], a: float, b: float) -> bool:
     """Whether the row from ``a`` to ``b`` opens with a question number or an option label: a question set across
     the page at its foot, in the margin where the running feet stand, is no foot."""
     first = min((w for w in words if a - 1 <= w.yc <= b + 1), key=lambda w: w.x0, default=None)
-    return first is not None and bool(START.match(first.text) or circled_value(first.text) or option_label(first.text))
+    return first is not None and (START.match(first.text) is not None or opens_an_option(first.text))
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:

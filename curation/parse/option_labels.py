@@ -10,6 +10,11 @@ LABELS = "가나다라마"
 _LABEL = re.compile(r"^(?:([가나다라마])[.)]|\(([1-5])\))$")
 
 
+def opens_an_option(text: str) -> bool:
+    """Whether a word is an option's marker or label (① or 가. or (1))."""
+    return circled_value(text) is not None or option_label(text) is not None
+
+
 def option_label(text: str, marked: bool = False) -> tuple[str, int] | None:
     """(kind, option index) of an option label: ("가", 0) for 가., ("(", 1) for (2), and, ``marked``, ("①", 2) for
     ③; None for any other word."""

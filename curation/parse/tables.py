@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 import pymupdf
 
-from curation.parse.drawn_rules import Box, Rules, page_rules, ruled_lines
+from curation.parse.drawn_rules import Box, Rules, page_rules, ruled_lines, runs_between
 from curation.parse.stacked_rows import printed_rows
 from curation.readers.words import Line, Word, group_lines, page_words
 
@@ -104,7 +104,7 @@ def ruled_boxes(rules: Rules) -> list[Box]:
     drawn = list(horizontal)  # not the rules a table split at a break leaves out (``_open_ends``)
     return [
         (xs[0], ys[0], xs[-1], ys[-1]) for ys, xs, _ in _grids(horizontal, vertical, 2)
-        if any(_covered(drawn, y, xs[0], xs[-1]) for y in ys)
+        if any(runs_between(drawn, y, xs[0], xs[-1]) for y in ys)
     ]
 
 
@@ -121,16 +121,6 @@ def framed_boxes(rules: Rules) -> list[Box]:
             if any(abs(x - x0) <= _SAME_LINE for x in sides) and any(abs(x - x1) <= _SAME_LINE for x in sides):
                 found.append((x0, top, x1, bottom))
     return found
-
-
-def _covered(horizontal: list[tuple[float, float, float]], y: float, x0: float, x1: float) -> bool:
-    """Whether the horizontal rules at height ``y`` run from ``x0`` to ``x1`` (drawn in one piece or cell by cell)."""
-    reach = x0 + _SAME_LINE
-    for _, a, b in sorted((r for r in horizontal if abs(r[0] - y) <= _SAME_LINE), key=lambda r: r[1]):
-        if a > reach + _TOL:
-            return False
-        reach = max(reach, b)
-    return reach >= x1 - _SAME_LINE
 
 
 def _grids(
