@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, realdata_path
 from support.label_studio import running_label_studio
+from support.planted_reviews import planted
 from typer.testing import CliRunner
 
 from curation.core.errors import InputError
@@ -44,24 +45,6 @@ ADJUDICATOR = Annotator(name="심판 Adjudicator", email="adjudicator@kmmlu.test
 PASSWORD = {a.email: f"pw-{a.email.split('@')[0]}-{n}x" for n, a in enumerate([*ANNOTATORS, ADJUDICATOR])}
 
 pytestmark = [pytest.mark.slow, pytest.mark.realdata, pytest.mark.timeout(900)]
-
-
-# --- the planted answers --------------------------------------------------------------------------------
-
-def planted(index: int, first: bool, item: Item) -> ReviewResult:
-    """What reviewer ``first`` (the lower email of the pair) or the other one answers for item ``index``."""
-    kind = index % 10
-    if kind == 1:  # both: wrong key, same corrected answer
-        return ReviewResult(verdict="fix", errors=("wrong_key",), answer=(item.answer[0] % 4 + 1,))
-    if kind == 2:  # both: duplicate, reject
-        return ReviewResult(verdict="reject", errors=("duplicate",))
-    if kind == 3:  # dispute: accept vs a question fix
-        if first:
-            return ReviewResult(verdict="accept")
-        return ReviewResult(verdict="fix", errors=("parse_error",), question=item.question + " (수정)")
-    if kind == 4 and first:  # same verdict, one ticks "ambiguous"
-        return ReviewResult(verdict="accept", errors=("ambiguous",))
-    return ReviewResult(verdict="accept")
 
 
 # --- fixtures -------------------------------------------------------------------------------------------
