@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.browser_papers import CHROMIUM, FONTS
+from support.browser_papers import BROWSER_PAPERS, FONTS
 from support.browser_papers import print_in_browser as print_paper
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, questions_off
@@ -14,10 +14,7 @@ from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, question
 from curation.parse.paper import parse_paper
 
 SERIF, SANS = FONTS
-pytestmark = [
-    pytest.mark.realdata,
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)"),
-]
+pytestmark = BROWSER_PAPERS
 
 CASES = [
     # a ruled table's row labels centred beside cells of two lines, sharing no baseline with them: never read as a

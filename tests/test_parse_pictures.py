@@ -4,18 +4,14 @@ pictures."""
 
 from __future__ import annotations
 
-import pytest
 from conftest import realdata_path
-from support.browser_papers import CHROMIUM, FONTS
+from support.browser_papers import BROWSER_PAPERS, FONTS
 from support.browser_papers import print_in_browser as print_paper
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
 SERIF, _ = FONTS
-pytestmark = [
-    pytest.mark.realdata,
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)"),
-]
+pytestmark = BROWSER_PAPERS
 
 
 def test_small_picture_options_and_a_figure_beside_a_question_at_a_pages_foot_are_the_questions(tmp_path):

@@ -172,6 +172,16 @@ def cells_left_of_the_numbers(words: Sequence[Word], gutter: float) -> bool:
     return edge is not None and sum(1 for row in rows if row[0].x0 < edge - row[0].size) >= 2
 
 
+def a_row_at_the_foot(words: Sequence[Word], spans: Sequence[tuple[float, float]], gutter: float) -> bool:
+    """Whether all that stands under the page's last row across the gutter is two rows at most, the last with words
+    on both sides of the gutter: the head row of a question's table set across the page at its foot ("(가)" over one
+    column, "(나)" over the other; its stem's short last line above it), its body going on overleaf; a page's columns
+    under a question across it run on for rows. The margin counts: a paper without running feet sets its text down
+    to the page's foot."""
+    rows = _rows([w for w in words if w.yc > spans[-1][1] + 1])
+    return 0 < len(rows) <= 2 and any(w.xc < gutter for w in rows[-1]) and any(w.xc >= gutter for w in rows[-1])
+
+
 def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None:
     """Where the right column's question numbers stand: the leftmost start of its lines (in ``rows``, the page's
     rows of words) that open with one."""
@@ -210,20 +220,25 @@ def lines_under_rows(
     found = []
     for _, bottom in spans:
         hanging = _hanging(right, bottom, spans, cells=True)
-        if not hanging or not _in_a_table_across(hanging, gutter, drawn):
+        if not hanging or (table := _table_across(hanging, gutter, drawn)) is None:
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
         level = [line for line in left if head <= line.yc <= foot]
         if all(id(line) in beside for line in level):
-            found += [(line.y0, line.y1) for line in hanging + level]
+            found += [(line.y0, line.y1) for line in hanging + level] + [(table[1], table[3])]
     return found
 
 
-def _in_a_table_across(lines: Sequence[Line], gutter: float, drawn: Drawn) -> bool:
-    return any(
-        x0 < gutter - 1 and all(x0 - 1 <= line.x0 and line.x1 <= x1 + 1 and y0 <= line.yc <= y1 for line in lines)
-        for x0, y0, x1, y1 in drawn.tables()
+def _table_across(lines: Sequence[Line], gutter: float, drawn: Drawn) -> Box | None:
+    """The ruled table set across the page that holds ``lines``, if any: all its lines are full-width rows (its
+    cells' first lines may stand above the row that crosses the gutter)."""
+    return next(
+        (
+            (x0, y0, x1, y1) for x0, y0, x1, y1 in drawn.tables()
+            if x0 < gutter - 1 and all(x0 - 1 <= line.x0 and line.x1 <= x1 + 1 and y0 <= line.yc <= y1 for line in lines)
+        ),
+        None,
     )
 
 

@@ -33,6 +33,9 @@ _DIGITS = re.compile(r"\d+")
 _BOX_TITLE = re.compile(r"^[<〈《\[【(（]?\s*보\s*기\s*[>〉》\]】)）]?$")
 # "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
 # only on such pages (too few to count as repeating).
+# "(가)", "(A)", "ㄱ", "㉠": a word that names a table's column. A line of two or more of them is a table's head, which
+# two pages may open with at one height (a table carried over onto each); no running head is labels alone.
+_COLUMN_LABEL = re.compile(r"^(?:[(（][가-힣A-Za-z0-9][)）]|[ㄱ-ㅎ㉠-㉭㉮-㉻])$")
 _CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
 
 
@@ -187,12 +190,22 @@ def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
     is set from one template; "<보 기>" closing one column and another stands where each column ends). OCR reads a
     scan's heads a few points off on each page: its lines repeat at any height. A line opening a question or a
     passage for the questions it names ("※ 다음 글을 읽고 13번과 14번에 답하시오.") is none, digits aside alike as
-    such lines are, and the same the height where two columns happen to end."""
-    if _opens_question(furniture_key(line.text)) or served_numbers([line]) or _BOX_TITLE.match(line.text.strip()):
+    such lines are, and the same the height where two columns happen to end; nor is a table's head naming its
+    columns ("(가) (나)" over a table of options carried over onto two pages)."""
+    if (
+        _opens_question(furniture_key(line.text))
+        or served_numbers([line])
+        or _BOX_TITLE.match(line.text.strip())
+        or _column_heads(line)
+    ):
         return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
     return len({page for page, _ in found}) >= repeat
+
+
+def _column_heads(line: Line) -> bool:
+    return len(line.words) >= 2 and all(_COLUMN_LABEL.match(w.text) for w in line.words)
 
 
 def _candidate_box(text: str) -> bool:
@@ -295,7 +308,7 @@ def _similar_on(key: str, yc: float, margin_lines: list[list[tuple[str, float]]]
 def _standing_lines(pages: Sequence[tuple[float, list[Line]]], repeat: int) -> set[int]:
     """``id`` of each line in a page's outer ``_OUTER_BAND`` but inside its furniture band whose text (digits
     aside) stands at the same height on ``repeat`` pages or more: the running head or foot of a paper whose
-    margins are wider than most. An option or a question opening a column is never one."""
+    margins are wider than most. An option, a question opening a column or a table's head is never one."""
     heights: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
     outer: list[tuple[Line, str]] = []
     for page, (height, lines) in enumerate(pages):
@@ -303,7 +316,7 @@ def _standing_lines(pages: Sequence[tuple[float, list[Line]]], repeat: int) -> s
             if _is_margin(line, height) or not _is_outer(line, height):
                 continue
             key = furniture_key(line.text)
-            if _QUESTION_START.match(key) or line.text.lstrip()[:1] in CIRCLED:
+            if _QUESTION_START.match(key) or line.text.lstrip()[:1] in CIRCLED or _column_heads(line):
                 continue
             heights[key].append((page, line.yc))
             outer.append((line, key))

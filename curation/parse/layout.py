@@ -22,6 +22,7 @@ from curation.parse.full_width import (
     justified_across,
     lines_under_rows,
     merge,
+    a_row_at_the_foot,
     options_across,
     rows_near,
     run_across,
@@ -74,9 +75,11 @@ def order_page(
     body = body_words(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body) or _opens_an_item(words, a, b)]
     # A table set across the page holds its rows that leave the gutter free too: where some of its rows cross the
-    # gutter apart, where the rule between its columns stands in the gutter, or on a page read again (``beside_gaps``:
-    # it broke the invariants as first read). (Reading the rules where one row crosses would cost 2% of the parse.)
-    if len(inner) > 1 or (body and (beside_gaps or tables or cells_left_of_the_numbers(body, gutter))):
+    # gutter apart, where the rule between its columns stands in the gutter, where its head row alone stands under a
+    # question across the page at the page's foot, or on a page read again (``beside_gaps``: it broke the invariants
+    # as first read). (Reading the rules where one row crosses would cost 2% of the parse.)
+    head_at_foot = bool(inner) and a_row_at_the_foot(words, inner, gutter)
+    if len(inner) > 1 or (body and (beside_gaps or tables or head_at_foot or cells_left_of_the_numbers(body, gutter))):
         across = tables_across(drawn, gutter, words, frames=beside_gaps)
         spans, inner = merge(spans + across), merge(inner + across)
     if body and (inner or beside_gaps):
@@ -170,8 +173,8 @@ def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
 def _opens_an_item(words: Sequence[Word], a: float, b: float) -> bool:
     """Whether the row from ``a`` to ``b`` opens with a question number or an option label: a question set across
     the page at its foot, in the margin where the running feet stand, is no foot."""
-    first = min((w for w in words if a - 1 <= w.yc <= b + 1), key=lambda w: w.x0, default=None)
-    return first is not None and (START.match(first.text) is not None or opens_an_option(first.text))
+    row = sorted((w for w in words if a - 1 <= w.yc <= b + 1), key=lambda w: w.x0)[:3]  # "문 16." is two words
+    return bool(row) and (START.match(" ".join(w.text for w in row)) is not None or opens_an_option(row[0].text))
 
 
 def one_column(words: Sequence[Word], page: int, width: float) -> list[Line]:

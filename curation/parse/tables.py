@@ -98,12 +98,13 @@ def page_tables(
 
 
 def ruled_boxes(rules: Rules) -> list[Box]:
-    """The boxes of the ruled tables of two rows or more that ``rules`` draw, as ``page_tables`` finds them, each
-    with a rule across its whole width (a frame in each column, joined by a rule drawn down the gutter, is none)."""
+    """The boxes of the ruled tables that ``rules`` draw, as ``page_tables`` finds them, each with a rule across its
+    whole width (a frame in each column, joined by a rule drawn down the gutter, is none). One row of cells is a
+    table here: the last row of a table carried over onto the next page."""
     horizontal, vertical = ruled_lines(rules)
     drawn = list(horizontal)  # not the rules a table split at a break leaves out (``_open_ends``)
     return [
-        (xs[0], ys[0], xs[-1], ys[-1]) for ys, xs, _ in _grids(horizontal, vertical, 2)
+        (xs[0], ys[0], xs[-1], ys[-1]) for ys, xs, _ in _grids(horizontal, vertical, 1)
         if any(runs_between(drawn, y, xs[0], xs[-1]) for y in ys)
     ]
 

@@ -11,11 +11,18 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from support.pictures import write_pictures
 from support.typeset_papers import HEADING, House, as_set, question_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FONTS = ("Noto Serif CJK KR", "Noto Sans CJK KR")
+# The marks of a test module whose papers this printer makes of the real KMMLU rows.
+BROWSER_PAPERS = [
+    pytest.mark.realdata,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make system-deps installs it)"),
+]
 # Flags that keep a headless Chromium off the network (this machine has none) and out of the user's profile.
 _FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
           "--disable-component-update", "--disable-sync", "--no-pdf-header-footer")
