@@ -5,6 +5,7 @@ on each side of it (curation.parse.layout reads the page's columns and rows from
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from typing import Sequence
 
 import numpy as np
@@ -234,7 +235,8 @@ def leaves_free(
     stretches at most (rows two lines apart or less are one), which hold half the body words at most unless the rest
     fill a column on each side (``_two_filled_columns``). With ``own_column`` a row runs across it where its words
     stand a justified line's space apart, and the words right of it outside such rows are a column of their own
-    (``_filled_column``). A figure the page has ``drawn`` on one side of ``x`` fills that side's column."""
+    (``_filled_column``). A figure the page has ``drawn`` on one side of ``x`` fills that side's column, and a column
+    rule it draws at ``x`` beside the right column's words (``_ruled_gutter``) stands for all three conditions."""
     body = body_words(words, height)
     rows = run_across(body, x, JUSTIFIED_ACROSS) if own_column else run_across(body, x)
     across = merge(crossing(body, x) + rows)
@@ -242,13 +244,16 @@ def leaves_free(
         line = float(np.median([w.height for w in body]))
         if stretches(across, 2 * line) > _FEW_BANDS >= stretches(across, 5 * line):
             across = merge(across + tables_across(drawn, x, body))
-        if stretches(across, 2 * line) > _FEW_BANDS and not _one_question_across(body, x, across, 2 * line):
-            return False  # a one-column page's stems, each over options or a short last line
         own = outside(body, across)
-        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x, drawn.figures):
+        # the column rule drawn in the gutter (the page's rules are read only where all else fails)
+        ruled = partial(_ruled_gutter, [w for w in own if w.x0 >= x], x, drawn)
+        if stretches(across, 2 * line) > _FEW_BANDS and not _one_question_across(body, x, across, 2 * line) and not ruled():
+            return False  # a one-column page's stems, each over options or a short last line
+        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x, drawn.figures) and not ruled():
             return False
         body = own
-        if own_column and not _filled_column([w for w in body if w.x0 >= x], x) and not _figure_right(drawn.figures, x):
+        right = [w for w in body if w.x0 >= x]
+        if own_column and not (_filled_column(right, x) or _figure_right(drawn.figures, x) or ruled()):
             return False
     # Words on both sides may stand in the margins: a short last page of a paper set without running heads holds
     # a few lines at the top margin only.
@@ -290,6 +295,21 @@ def _figure_left(figures: Sequence[Box], x: float) -> bool:
 
 def _figure_right(figures: Sequence[Box], x: float) -> bool:
     return any(f[0] >= x - 1 for f in figures)
+
+
+def _ruled_gutter(words: Sequence[Word], x: float, drawn: Drawn) -> bool:
+    """Whether a rule drawn down the page, in no ruled table, stands within half the narrowest gutter of ``x`` beside
+    most of the height of ``words`` (the right column's): the column rule most papers draw in their gutter, which
+    tells a column of short lines (a box, a table, options, a listing) from a one-column page's options in rows."""
+    if not words:
+        return False
+    top, foot = min(w.y0 for w in words), max(w.y1 for w in words)
+    tables = drawn.tables()
+    return any(
+        abs(rule - x) <= _NARROWEST_GUTTER / 2 and min(y1, foot) - max(y0, top) > (foot - top) / 2
+        and not any(x0 < rule < x1 and y0 >= t0 - 2 and y1 <= t1 + 2 for x0, t0, x1, t1 in tables)
+        for rule, y0, y1 in drawn.rules()[1]
+    )
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:
