@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -22,9 +21,8 @@ from curation.keys import read_key
 from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
-from curation.readers.hwp5 import _file_header, _numberings, _paragraph_parts, _records, _stream
+from curation.readers.hwp5 import _paragraph_parts, _records
 from curation.readers.hwp_lines import SizedLine, equation_text, table_lines
-from curation.readers.hwp_numbering import NumberingCounter
 
 
 def _norm(text: str) -> str:
@@ -143,12 +141,12 @@ def test_refuses_what_is_not_hwp(tmp_path):
         read_hwp(bogus)
     distributed = tmp_path / "d.hwp"
     header = b"HWP Document File".ljust(32, b"\0") + struct.pack("<II", 0x05000500, 0x04) + b"\0" * 216
-    _write_ole(distributed, {"FileHeader": header, "BodyText/Section0": zlib.compress(b"")})
+    write_ole(distributed, {"FileHeader": header, "BodyText/Section0": zlib.compress(b"")})
     with pytest.raises(InputError, match="distribution-only"):
         read_hwp(distributed)
 
 
-def _write_ole(path: Path, streams: dict[str, bytes]) -> None:
+def write_ole(path: Path, streams: dict[str, bytes]) -> None:
     # olefile writes only into existing streams, so start from the real paper's container layout.
     source = realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp")
     path.write_bytes(source.read_bytes())
@@ -338,7 +336,7 @@ def _hwp_with_paragraphs(path: Path, paragraphs: list[str]) -> Path:
     )
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
     header = b"HWP Document File".ljust(32, b"\0") + struct.pack("<II", 0x05000500, 0x01) + b"\0" * 216
-    _write_ole(path, {"FileHeader": header, "BodyText/Section0": deflate.compress(body) + deflate.flush()})
+    write_ole(path, {"FileHeader": header, "BodyText/Section0": deflate.compress(body) + deflate.flush()})
     return path
 
 
@@ -367,197 +365,3 @@ def test_hwp_rejects_name_the_text_line(tmp_path, numbered):
     (reject,) = result.rejects
     assert reject.number == 4 and reject.page is None and reject.source == str(tmp_path / "paper.hwp")
     assert f"HWP text line 19 ({numbered.format(n=4)!r})" in reject.detail
-
-
-# ---- answers where the key reads ---------------------------------------------------------------------------
-
-# Transcribed by eye from the keys' pictures (rendered with PyMuPDF at 190-200 dpi), A형 tables, five
-# number/answer pairs a row; "(12345)" is the printed cell "1,2,3,4,5".
-SWC1_2022_S1 = "12131" "53522" "52123" "41345" "42354" "35351" "41542" "33154" "22445" "13325"
-SWC1_2023_S1 = "15545" "32424" "13335" "44522" "11342" "31312" "13154" "25455" "24135" "42432"
-SWC1_2024_S2 = (
-    "43542" "35211" "53425" "13512" "43243" "55413" "13344" "22324" "14552" "42152" "13231" "45143" "32224" "15551"
-    "53244"
-)
-SWC1_2024_S3 = (
-    "31525" "55441" "13441" "241(12345)3" "32523" "32232" "55412" "45334" "54411" "51124" "45353" "22121" "45413"
-    "13514" "52244"
-)
-
-
-def _answers(transcribed: str) -> list[tuple[int, ...]]:
-    return [tuple(int(d) for d in (group or digit)) for group, digit in re.findall(r"\((\d+)\)|(\d)", transcribed)]
-
-
-@lru_cache(maxsize=None)
-def _ocr_key(name: str):
-    if shutil.which("tesseract") is None:
-        pytest.skip("tesseract is not installed: the 사회복지사 keys are pictures")
-    return read_key(realdata_path("pdf", name))
-
-
-@pytest.mark.parametrize(
-    "paper,key,expected",
-    [
-        ("swc1_2022_r20_s1_A_q.hwp", "swc1_2022_r20_answers.pdf", SWC1_2022_S1),
-        ("swc1_2023_r21_s1_A_q.hwp", "swc1_2023_r21_answers_IMAGE-ONLY.pdf", SWC1_2023_S1),
-        ("swc1_2024_r22_s2_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S2),
-        ("swc1_2024_r22_s3_A_q.hwp", "swc1_2024_r22_answers.pdf", SWC1_2024_S3),
-    ],
-)
-def test_swc1_hwp_papers_join_their_image_keys(paper, key, expected):
-    # The headings name a section (사회복지실천(사회복지실천론)); the key's tables name the session's subject,
-    # as OCR read it (사회목지실천): the heading's start finds the table.
-    result = parse(realdata_path("pdf", paper), key=_ocr_key(key))[0]
-    assert [i.answer for i in result.items] == _answers(expected)
-    assert result.parse.summary.warnings == []
-
-
-def test_kspo_2015_hwp_paper_joins_its_hwp_key():
-    # The draft key's A형 rows for the four 1교시 subjects, as the key document prints them (가=1 … 라=4).
-    rows = {
-        "운동생리학": "나라나나라가라라가라나다나가다다가다다가",
-        "건강·체력평가": "다다나다나나다다라가라다라가다라라라나가",
-        "운동처방론": "다가다다다라라라다가나나가라나라가나나가",
-        "운동부하검사": "다다다나가다라다가나다라가가다다나라나라",
-    }
-    key = read_key(realdata_path("pdf", "healthex_2015_s1+s2_AB_draft_key.hwp"))
-    result = parse(realdata_path("pdf", "healthex_2015_s1_A_q.hwp"), key=key)[0]
-    assert [(i.subject, i.answer) for i in result.items] == [
-        (subject, ("가나다라".index(letter) + 1,)) for subject, letters in rows.items() for letter in letters
-    ]
-    assert {i.answer_status for i in result.items} == {"provisional"}
-
-
-# ---- Hancom paragraph numbering: the printed label comes from the numbering definition -------------------
-
-_OWPML = (
-    'xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" '
-    'xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
-)
-
-
-def _numbered_hwpx(path: Path, paragraphs: list[tuple[str, str]], *, numbering_id: str = "1") -> Path:
-    """An HWPX paper whose question and option labels are auto-numbered, as Hangul saves one: header.xml
-    defines the numbering (hh:numbering, one hh:paraHead per level: template ^N, number shape) and the
-    paragraph shapes that use it (hh:paraPr > hh:heading type NUMBER, level); each hp:p names its paraPr."""
-    levels = [("^1.", "DIGIT"), ("^2.", "HANGUL_SYLLABLE"), ("^3)", "DIGIT"), ("^4)", "HANGUL_SYLLABLE"),
-              ("(^5)", "DIGIT"), ("(^6)", "HANGUL_SYLLABLE"), ("^7", "CIRCLED_DIGIT")]
-    heads = "".join(
-        f'<hh:paraHead start="1" level="{n}" align="LEFT" useInstWidth="1" autoIndent="1" widthAdjust="0" '
-        f'textOffsetType="PERCENT" textOffset="50" numFormat="{shape}" charPrIDRef="4294967295" checkable="0">'
-        f"{template}</hh:paraHead>"
-        for n, (template, shape) in enumerate(levels, start=1)
-    )
-    header = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<hh:head {_OWPML} version="1.4" secCnt="1"><hh:beginNum page="1" footnote="1" endnote="1" pic="1" tbl="1" equation="1"/>
-<hh:refList>
- <hh:charProperties itemCnt="1"><hh:charPr id="0" height="1000" textColor="#000000"/></hh:charProperties>
- <hh:paraProperties itemCnt="3">
-  <hh:paraPr id="0"><hh:heading type="NONE" idRef="0" level="0"/></hh:paraPr>
-  <hh:paraPr id="1"><hh:heading type="NUMBER" idRef="{numbering_id}" level="0"/></hh:paraPr>
-  <hh:paraPr id="2"><hh:heading type="NUMBER" idRef="{numbering_id}" level="6"/></hh:paraPr>
- </hh:paraProperties>
- <hh:numberings itemCnt="1"><hh:numbering id="1" start="0">{heads}</hh:numbering></hh:numberings>
-</hh:refList></hh:head>"""
-    body = "".join(
-        f'<hp:p id="{k}" paraPrIDRef="{shape}" styleIDRef="0"><hp:run charPrIDRef="0"><hp:t>{text}</hp:t></hp:run></hp:p>'
-        for k, (text, shape) in enumerate(paragraphs)
-    )
-    first = '<hp:p id="x" paraPrIDRef="0"><hp:run charPrIDRef="0"><hp:secPr id="" textDirection="HORIZONTAL" ' \
-        'outlineShapeIDRef="1"/><hp:t>사회복지기초</hp:t></hp:run></hp:p>'
-    section = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><hs:sec {_OWPML}>{first}{body}</hs:sec>'
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("mimetype", "application/hwp+zip", compress_type=zipfile.ZIP_STORED)
-        archive.writestr("version.xml", '<?xml version="1.0"?><hv:HCFVersion xmlns:hv="http://www.hancom.co.kr/hwpml/2011/version" major="5" minor="1"/>')
-        archive.writestr("Contents/header.xml", header)
-        archive.writestr("Contents/section0.xml", section)
-        archive.writestr("META-INF/manifest.xml", '<?xml version="1.0"?><manifest/>')
-    return path
-
-
-def _numbered_questions(count: int) -> list[tuple[str, str]]:
-    # shape "1": question numbering, level 1 (^1.); shape "2": options, level 7 (^7, circled digits)
-    return [
-        pair
-        for n in range(1, count + 1)
-        for pair in [(f"다음 중 옳은 것은? (문제 {n})", "1")] + [(f"보기 {n}-{k}", "2") for k in range(1, 6)]
-    ]
-
-
-def test_hwpx_auto_numbered_questions_and_options_get_their_printed_labels(tmp_path):
-    paper = _numbered_hwpx(tmp_path / "numbered.hwpx", _numbered_questions(6))
-    lines = read_hwp(paper).lines
-    assert lines[:8] == (
-        "사회복지기초", "1. 다음 중 옳은 것은? (문제 1)", "① 보기 1-1", "② 보기 1-2", "③ 보기 1-3", "④ 보기 1-4",
-        "⑤ 보기 1-5", "2. 다음 중 옳은 것은? (문제 2)",
-    )  # the options' level starts again under each question
-    result = parse(paper)[0]
-    assert [i.number for i in result.items] == [1, 2, 3, 4, 5, 6]
-    assert result.items[5].options == tuple(f"보기 6-{k}" for k in range(1, 6))
-
-
-def test_hwpx_numbering_without_its_definition_names_the_file_and_paragraph(tmp_path):
-    paper = _numbered_hwpx(tmp_path / "broken.hwpx", _numbered_questions(6), numbering_id="7")
-    with pytest.raises(InputError) as raised:
-        parse(paper)
-    message = str(raised.value)
-    assert message.startswith(f"{paper}: Contents/section0.xml, paragraph 2 is numbered by paragraph numbering '7'")
-    assert ".pdf" not in message
-
-
-def _numbered_hwp5(path: Path, paragraphs: list[tuple[str, str]], *, numbering_id: int = 1) -> Path:
-    """The same paper as HWP 5: DocInfo holds a NUMBERING record (seven levels: head info whose bits 5-8
-    code the number shape, the template as a length-prefixed UTF-16 string; the start; a start per level)
-    and PARA_SHAPE records whose property bits 23-24 say "numbering" (2), bits 25-27 the level, and whose
-    UINT16 at offset 30 names the numbering (1-based); each PARA_HEADER names its PARA_SHAPE at offset 8."""
-
-    def rec(tag: int, level: int, payload: bytes) -> bytes:
-        return struct.pack("<I", tag | (level << 10) | (len(payload) << 20)) + payload
-
-    levels = [("^1.", 0), ("^2.", 8), ("^3)", 0), ("^4)", 8), ("(^5)", 0), ("(^6)", 8), ("^7", 1)]
-    numbering = b"".join(
-        struct.pack("<IhhIH", shape << 5, 0, 50, 0xFFFFFFFF, len(t)) + t.encode("utf-16-le") for t, shape in levels
-    ) + struct.pack("<H7I", 0, *([1] * 7))
-
-    def para_shape(kind: int, level: int) -> bytes:
-        return struct.pack("<I6iHH", (kind << 23) | (level << 25), *([0] * 6), 0, numbering_id if kind else 0).ljust(54, b"\0")
-
-    doc_info = rec(0x10 + 7, 0, numbering) + b"".join(rec(0x10 + 9, 0, para_shape(k, lv)) for k, lv in ((0, 0), (2, 0), (2, 6)))
-    body = b"".join(
-        rec(66, 0, struct.pack("<IIH", 0, 0, int(shape)).ljust(24, b"\0")) + rec(67, 1, (text + "\r").encode("utf-16-le"))
-        for text, shape in [("사회복지기초", "0")] + paragraphs
-    )
-
-    def deflated(data: bytes) -> bytes:
-        deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
-        return deflate.compress(data) + deflate.flush()
-
-    header = b"HWP Document File".ljust(32, b"\0") + struct.pack("<II", 0x05010100, 0x01) + b"\0" * 216
-    _write_ole(path, {"FileHeader": header, "DocInfo": deflated(doc_info), "BodyText/Section0": deflated(body)})
-    return path
-
-
-def test_hwp5_auto_numbered_questions_and_options_get_their_printed_labels(tmp_path):
-    paper = _numbered_hwp5(tmp_path / "numbered.hwp", _numbered_questions(6))
-    assert read_hwp(paper).lines == read_hwp(_numbered_hwpx(tmp_path / "twin.hwpx", _numbered_questions(6))).lines
-    assert [i.number for i in parse(paper)[0].items] == [1, 2, 3, 4, 5, 6]
-
-
-def test_hwp5_numbering_without_its_definition_names_the_file_and_paragraph(tmp_path):
-    paper = _numbered_hwp5(tmp_path / "broken.hwp", _numbered_questions(6), numbering_id=4)
-    with pytest.raises(InputError) as raised:
-        parse(paper)
-    message = str(raised.value)
-    assert message.startswith(f"{paper}: section 1, paragraph 2 is numbered by paragraph numbering 4")
-    assert ".pdf" not in message
-
-
-def test_real_hwp_papers_decode_hangul_default_numbering():
-    # No HWP paper in ../shared numbers its paragraphs (every PARA_SHAPE they use has no head: their numbers
-    # are typed), but each holds Hangul's default numbering definition, which must decode as Hangul shows it.
-    with olefile.OleFileIO(str(realdata_path("pdf", "swc1_2022_r20_s1_A_q.hwp"))) as ole:
-        path = realdata_path("pdf", "swc1_2022_r20_s1_A_q.hwp")
-        (numbering,) = _numberings(_records(_stream(ole, "DocInfo", _file_header(ole, path), path)))
-    counter = NumberingCounter()
-    assert [counter.label("d", numbering, level) for level in range(7)] == ["1.", "가.", "1)", "가)", "(1)", "(가)", "①"]

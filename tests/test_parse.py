@@ -19,7 +19,7 @@ from curation.parse import PaperMeta
 from curation.parse.blocks import compose
 from curation.parse.paper import parse_paper
 from curation.parse.segment import segment
-from curation.parse.validate import Evidence, item_flags, numbering_gaps
+from curation.parse.validate import Evidence, item_flags
 from curation.readers.words import Line, Word
 
 KMMLU = Path(sys.executable).with_name("kmmlu")
@@ -211,7 +211,7 @@ def test_cli_writes_items_rejects_and_crops(tmp_path):
 # Word streams made here: the segmentation never needs a PDF (OCR words go the same way).
 
 
-def _line(text: str, y: float, x: float = 50.0, size: float = 10.0, page: int = 0) -> Line:
+def word_line(text: str, y: float, x: float = 50.0, size: float = 10.0, page: int = 0) -> Line:
     words, cursor = [], x
     for token in text.split(" "):
         width = len(token) * size * 0.9
@@ -222,14 +222,14 @@ def _line(text: str, y: float, x: float = 50.0, size: float = 10.0, page: int = 
 
 def test_statute_paragraph_marks_in_the_stem_are_not_options():
     lines = [
-        _line("1. 다음 조문에 관한 설명으로 옳은 것은?", 10),
-        _line("① 누구든지 법률에 의하지 아니하고는 체포되지 아니한다.", 22, 60),
-        _line("② 모든 국민은 거주의 자유를 가진다.", 34, 60),
-        _line("① 가 ② 나 ③ 다", 46),
-        _line("④ 라 ⑤ 마", 58),
-        _line("2. 다음 중 옳은 것은?", 80),
-        _line("① 하나 ② 둘 ③ 셋 ④ 넷 ⑤ 다섯", 92),
-    ] + [_line(f"{n}. 문제 {n}", 100 + 20 * n) for n in (3,)] + [_line("① a ② b ③ c ④ d ⑤ e", 112 + 20 * 3)]
+        word_line("1. 다음 조문에 관한 설명으로 옳은 것은?", 10),
+        word_line("① 누구든지 법률에 의하지 아니하고는 체포되지 아니한다.", 22, 60),
+        word_line("② 모든 국민은 거주의 자유를 가진다.", 34, 60),
+        word_line("① 가 ② 나 ③ 다", 46),
+        word_line("④ 라 ⑤ 마", 58),
+        word_line("2. 다음 중 옳은 것은?", 80),
+        word_line("① 하나 ② 둘 ③ 셋 ④ 넷 ⑤ 다섯", 92),
+    ] + [word_line(f"{n}. 문제 {n}", 100 + 20 * n) for n in (3,)] + [word_line("① a ② b ③ c ④ d ⑤ e", 112 + 20 * 3)]
     seg = segment(lines)
     assert [b.number for b in seg.blocks] == [1, 2, 3] and seg.options == 5
     block = seg.blocks[0]
@@ -241,11 +241,11 @@ def test_statute_paragraph_marks_in_the_stem_are_not_options():
 
 def test_a_number_inside_a_stem_does_not_start_a_question():
     lines = [
-        _line("1. 다음 절차의 순서로 옳은 것은?", 10),
-        _line("2. 이 숫자는 들여쓴 보기 안에 있다.", 22, 80),
-        _line("① 가 ② 나 ③ 다 ④ 라", 34),
-        _line("2. 다음 중 옳은 것은?", 50),
-        _line("① 가 ② 나 ③ 다 ④ 라", 62),
+        word_line("1. 다음 절차의 순서로 옳은 것은?", 10),
+        word_line("2. 이 숫자는 들여쓴 보기 안에 있다.", 22, 80),
+        word_line("① 가 ② 나 ③ 다 ④ 라", 34),
+        word_line("2. 다음 중 옳은 것은?", 50),
+        word_line("① 가 ② 나 ③ 다 ④ 라", 62),
     ]
     seg = segment(lines)
     assert [b.number for b in seg.blocks] == [1, 2] and seg.options == 4
@@ -254,29 +254,29 @@ def test_a_number_inside_a_stem_does_not_start_a_question():
 def _centred(text: str, y: float, page: int = 0) -> Line:
     """A line centred in the 50-500 column, as a subject heading or a table's row or title is set."""
     width = sum(len(t) * 9.0 for t in text.split(" ")) + 4.0 * (len(text.split(" ")) - 1)
-    return _line(text, y, 275.0 - width / 2, page=page)
+    return word_line(text, y, 275.0 - width / 2, page=page)
 
 
 def test_a_centred_line_is_a_heading_only_between_questions_and_only_a_name():
     lines = [
         _centred("제1과목 : 회계학", 0),
-        _line("1. 다음 중 옳은 것은?", 10),
-        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 22),
+        word_line("1. 다음 중 옳은 것은?", 10),
+        word_line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 22),
         # A shared passage: its note, running text and a table centred in the column are the next stems.
-        _line("※ 다음 자료를 이용하여 2번과 3번에 답하시오.", 40),
-        _line("· ㈜대한과 ㈜민국이 보고한 당기순이익은 다음과 같다.", 52),
+        word_line("※ 다음 자료를 이용하여 2번과 3번에 답하시오.", 40),
+        word_line("· ㈜대한과 ㈜민국이 보고한 당기순이익은 다음과 같다.", 52),
         _centred("요약재무상태표", 64),
         _centred("구분 20x1년 20x2년", 76),
         _centred("㈜민국 ￦30,000 ￦20,000", 88),
-        _line("2. ㈜대한의 비지배지분은 얼마인가?", 100),
-        _line("① 1 ② 2 ③ 3 ④ 4 ⑤ 5", 112),
+        word_line("2. ㈜대한의 비지배지분은 얼마인가?", 100),
+        word_line("① 1 ② 2 ③ 3 ④ 4 ⑤ 5", 112),
         # Right after the options (a stem quoting ①-④ may look complete): a table row is still no name.
         _centred("매출채권 40,000 40,000", 124),
-        _line("3. 다음 중 옳지 않은 것은?", 136),
-        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 148),
+        word_line("3. 다음 중 옳지 않은 것은?", 136),
+        word_line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 148),
         _centred("제2과목 : 경영학", 170),
-        _line("1. 다음 중 옳은 것은?", 182),
-        _line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 194),
+        word_line("1. 다음 중 옳은 것은?", 182),
+        word_line("① 가 ② 나 ③ 다 ④ 라 ⑤ 마", 194),
     ]
     seg = segment(lines)
     assert [(b.number, b.subject) for b in seg.blocks] == [
@@ -386,294 +386,3 @@ def test_official_keys_answer_every_item(paper, key):
     result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=answer_key)
     assert all(i.answer is not None for i in result.items)
     assert {i.answer_status for i in result.items} == {answer_key.status}
-
-
-def test_a_ruled_table_becomes_markdown_with_the_exact_words():
-    import pymupdf
-
-    from curation.parse.tables import page_tables, table_markdown
-    from curation.readers.words import page_words
-
-    doc = pymupdf.open()
-    page = doc.new_page()
-    xs, ys = [50, 150, 250, 350], [100, 120, 140]
-    for y in ys:
-        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
-    for x in xs:
-        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
-    cells = [["Item", "Before", "After"], ["A-1", "1,000", "0.7513"]]
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            page.insert_text((xs[c] + 5, ys[r] + 14), text, fontsize=10)
-    page.draw_rect((40, 300, 300, 360), width=0.5)  # a lone box (<보기> frame) is not a table
-    tables = page_tables(page, page_words(page))
-    assert len(tables) == 1
-    assert table_markdown(tables[0]) == "| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"
-
-
-def test_a_framed_table_keeps_its_own_columns_and_the_notes_round_it_stay_text():
-    """A frame holding a caption, a table and notes below it, the frame's sides 2 pt from the table's:
-    the frame's rows crossed by no inner rule are text, and the gap between frame and table is no column.
-    A letter drawn as an outline and stroked (faux bold) is no frame either."""
-    import pymupdf
-
-    from curation.parse.drawn_rules import page_rules
-    from curation.parse.tables import page_tables, table_markdown
-    from curation.readers.words import page_words
-
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.draw_rect((44, 80, 357, 260), width=0.5)  # the frame
-    xs, ys = [50, 150, 250, 355], [110, 130, 150]
-    for y in ys:
-        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
-    for x in xs:
-        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
-    page.insert_text((52, 98), "(1) caption", fontsize=10)
-    for r, row in enumerate([["Item", "Before", "After"], ["A-1", "1,000", "0.7513"]]):
-        for c, text in enumerate(row):
-            page.insert_text((xs[c] + 5, ys[r] + 14), text, fontsize=10)
-    page.insert_text((52, 180), "(2) a note across the whole frame, under the table", fontsize=10)
-    shape = page.new_shape()  # a bold glyph: its outline filled, then stroked 2 pt wide
-    shape.draw_rect((100, 300, 112, 316))
-    shape.finish(fill=(0, 0, 0), width=0)
-    shape.draw_rect((100, 300, 112, 316))
-    shape.finish(color=(0, 0, 0), width=2)
-    shape.commit()
-    assert all(kind != "stroke-path" or box[1] < 290 for kind, box in page_rules(page))
-    tables = page_tables(page, page_words(page))
-    assert [table_markdown(t) for t in tables] == ["| Item | Before | After |\n|---|---|---|\n| A-1 | 1,000 | 0.7513 |"]
-
-
-@pytest.mark.realdata
-def test_tax_tables_in_frames_and_bold_outlined_glyphs_read_as_printed():
-    items = {i.number: i for i in parsed("taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED").items}
-    rent = items[51].question
-    assert "| 구분 | 임대보증금 | 월임대료 | 기준시가 | 전용면적 | 임대기간 |\n|---|---|---|---|---|---|\n" in rent
-    assert "(2) 각 주택의 임대기간 중 A주택은 대통령령으로 정하는 등록임대주택에 해당하고," in rent
-    medical = items[53].question
-    assert medical.count("\n|---") == 1 and "| 모친 | 64세 | 소득없음 | 질병치료비 4,000,000원 요양목적 한약구입비 3,000,000원 |" in medical
-
-
-def test_two_column_tables_are_tables_not_run_on_text():
-    """Ruled tables of two columns ("세무조정내역 | 금액", "주주 | 보유주식수") whose rows have one wide gap
-    each: before, only rows of three groups made the parser read the rules, and these ran on as text
-    ("금액법인세비용차감전순이익")."""
-    acct = {i.number: i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items}
-    assert "| 세무조정내역 | 금액 |\n|---|---|\n| 법인세비용차감전순이익 | ￦1,200,000 |\n" in acct[14].question
-    assert "| 부여일 | 중도청산일 |\n|---|---|\n| ￦600 | ￦660 |" in acct[20].question
-    tax = {i.number: i for i in parsed("taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED").items}
-    assert "| 주주 | 보유주식수 |\n|---|---|\n| (주)A(자기주식) | 20,000주 |\n| (주)B | 30,000주 |" in tax[64].question
-
-
-def test_a_cell_two_rows_tall_keeps_its_words_in_one_cell():
-    """A heading cell spanning two rows ("할인율" over "기간", split by a diagonal) and a name beside two
-    rows ("갑" for two debts): no rule divides them, so their words stay in the top row's cell, as the
-    HWP twin of the paper has them."""
-    acct = {i.number: i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items}
-    assert "| 할인율 기간 | 단일금액 ￦1의 현재가치 |  | 정상연금 ￦1의 현재가치 |  |\n|---|---|---|---|---|\n|  | 6% | 8% | 6% | 8% |" in acct[10].question
-    tax = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items[44]  # 세법개론, numbered from 1 again
-    assert "| 갑 | 부가가치세 체납 | 35,000,000원 | 2024.1.25.(법정기일) |\n|  | A은행 대출금 | 50,000,000원 |" in tax.question
-
-
-def test_an_answer_grid_with_several_answers_in_a_cell():
-    from curation.parse.grid import find_grid
-
-    lines = [_line("1. 질문", 10), _line("① 가 ② 나 ③ 다 ④ 라", 22)]
-    grid_words = []
-    cursor = 50.0
-    for n in range(1, 13):
-        for text in (f"{n}.", "①", *([",", "⑤"] if n == 7 else [])):
-            width = len(text) * 5.0
-            grid_words.append(Word(cursor, 200, cursor + width, 210, text, 10.0, 0, False))
-            cursor += width
-        cursor += 20
-    lines.append(Line(grid_words, 0, 50.0, 500.0, 0))
-    grid = find_grid(lines)
-    assert grid is not None and grid.first_line == 2
-    assert grid.answers[7] == (1, 5) and grid.answers[12] == (1,) and len(grid.answers) == 12
-    assert find_grid(lines[:2]) is None
-
-
-@pytest.mark.realdata
-def test_figures_are_detected_and_papers_of_rule_strips_are_not_all_figures():
-    eip = parsed("eip_2024_r1_written_q+a")
-    assert 1 <= eip.summary.with_image <= 10
-    health = parsed("healthex_2020_s1_A_q")  # ~2,400 raster rule strips: decoration, not figures
-    assert health.summary.with_image < 10
-    tables = [i for i in parsed("cpa_2024_r59_1st_s3_acct_form1_q").items if "|---" in i.question]
-    assert len(tables) >= 10
-    item2 = next(i for i in tables if i.number == 2)
-    assert "| 1월 1일 | 기초재고 | 100개 | ￦300 | 전기말 실제수량 |" in item2.question
-
-
-@pytest.mark.parametrize("prefix", ["{n}.", "문 {n}.", "문제 {n}.", "{n})"])
-def test_question_number_styles(prefix):
-    lines = []
-    for n in (1, 2, 3, 4, 5):
-        lines.append(_line(prefix.format(n=n) + f" 질문 {n} 에 알맞은 것은?", 40 * n))
-        lines.append(_line("① 가 ② 나 ③ 다 ④ 라", 40 * n + 12))
-    seg = segment(lines)
-    assert [b.number for b in seg.blocks] == [1, 2, 3, 4, 5]
-    assert compose(seg.blocks[2].tokens[: seg.blocks[2].best_run(4)[0].index]) == "질문 3 에 알맞은 것은?"
-
-
-@lru_cache(maxsize=None)
-def swc1_2021_key():
-    import shutil
-
-    if shutil.which("tesseract") is None:
-        pytest.skip("tesseract is not installed (make ocr): this key's tables are images")
-    return read_key(realdata_path("pdf", "swc1_2021_r19_answers.pdf"))
-
-
-@pytest.mark.realdata
-@pytest.mark.parametrize(
-    "paper,several",
-    [
-        ("swc1_2021_r19_s1_B_q", {18: (1, 2, 3, 4, 5), 19: (1, 2, 3, 4, 5), 20: (1, 5)}),
-        ("swc1_2021_r19_s2_A_q", {}),
-        ("swc1_2021_r19_s3_A_q", {17: (1, 2, 3, 4, 5)}),
-    ],
-)
-def test_one_image_key_answers_every_session_and_form(paper, several):
-    result = parse_paper(realdata_path("pdf", paper + ".pdf"), key=swc1_2021_key())
-    assert all(i.answer is not None for i in result.items)
-    multi = {i.number: i.answer for i in result.items if len(i.answer) > 1}
-    assert multi == several
-
-
-def test_numbers_printed_without_an_item_are_no_gap():
-    numbers = [(0, 30), (0, 31), (0, 34), (0, 35), (0, 37), (1, 1)]
-    # 32 and 33 were printed as withheld multimedia questions; 36 is missing from the paper.
-    assert numbering_gaps(numbers, {(0, 32), (0, 33)}) == {4}
-    assert numbering_gaps(numbers) == {2, 4}
-    assert numbering_gaps([(0, 2), (0, 1)]) == {1}
-
-
-def test_a_running_foot_read_a_little_differently_by_ocr_on_every_page_is_furniture():
-    from curation.parse.furniture import lay_out
-
-    feet = ["2024년도 회계학 ①형 3/16", "2024년도 회계학 (1)형 짓4/16", "2024년도 회계학 ①형 직5/16", "2O24년도 회계학 ①형 6/16"]
-    pages = []
-    for index, foot in enumerate(feet):
-        words = [Word(60, 100, 300, 112, f"{index + 1}. 다음 중 옳은 것은?", 10.0, index, True, 90.0)]
-        x = 200.0
-        for text in foot.split():
-            words.append(Word(x, 800, x + 40, 810, text, 9.0, index, True, 85.0))
-            x += 45
-        pages.append((words, 595.0, 842.0))
-    laid = lay_out(pages)
-    assert all(len(page.furniture) == 1 and len(page.lines) == 1 for page in laid)
-    # Text-layer words keep the exact rule: the same line, digits aside, on a third of the pages; these
-    # differ, so only the page count they end with ("N/16") makes them furniture.
-    text_pages = [([Word(w.x0, w.y0, w.x1, w.y1, w.text, w.size, w.page) for w in words], wd, ht) for words, wd, ht in pages]
-    assert all(len(page.furniture) == 1 for page in lay_out(text_pages))
-    alike = ["2024년도 회계학 ①형 기출", "2024년도 회계학 (1)형 짓", "2024년도 회계학 ①형 직", "2O24년도 회계학 ①형"]
-    uncounted = [(words[:1] + [Word(200, 800, 400, 810, foot, 9.0, index)], wd, ht) for index, (foot, (words, wd, ht)) in enumerate(zip(alike, text_pages))]
-    assert all(len(page.furniture) == 0 for page in lay_out(uncounted))
-
-
-def test_a_running_head_with_the_page_count_is_furniture_with_what_lies_above_it():
-    """"제2교시 세법개론 ①형 9/16": the subject title above it is set in display type that OCR reads as
-    junk ("4 난"), and "①형" is read as "0)형", so neither repeats; the count does. An option "③ 3/16"
-    and a question at the top of a column are no heads."""
-    from curation.parse.furniture import lay_out
-
-    pages = []
-    for index in range(4):
-        words = [
-            Word(270, 58, 290, 70, ["4 만", "4 난", "기 근", "르"][index], 20.0, index, True, 60.0),
-            Word(539, 82, 580, 93, f"0)형 {index + 9}/16", 9.0, index, True, 70.0),
-            Word(30, 83, 80, 93, "제 2 교시", 9.0, index, True, 90.0),
-            Word(60, 130, 300, 142, f"{index + 1}. 다음 중 옳은 것은?", 10.0, index, True, 90.0),
-            Word(60, 150, 300, 162, "③ 3/16", 10.0, index, True, 90.0),
-        ]
-        pages.append((words, 728.0, 1031.0))
-    for page in lay_out(pages):
-        taken = sorted(word.text for line in page.furniture for word in line.words)
-        assert taken == sorted([["4 만", "4 난", "기 근", "르"][page.index], f"0)형 {page.index + 9}/16", "제 2 교시"])
-        assert [line.text for line in page.lines] == [f"{page.index + 1}. 다음 중 옳은 것은?", "③ 3/16"]
-
-
-def test_a_boxed_page_number_ocr_misreads_beside_the_running_head_is_furniture():
-    """"홀수형 2020년도 제48회 물리치료사 국가시험(1교시)" with the page number boxed at its right end: OCR reads the
-    box's top edge as a line of its own ("nn" over the right column), and the digit as "h" or "6]". A short token
-    in the margin that no furniture touches (a label above the first question) stays."""
-    from curation.parse.furniture import lay_out
-
-    head = [("홀수형", 99, 145), ("2020", 203, 250), ("년도", 269, 300), ("제", 324, 334), ("48", 339, 356), ("회", 364, 380),
-            ("물리치료사", 395, 470), ("국가시험(1", 514, 600), ("교시)", 621, 650)]
-    edges, digits, labels = ["nn", "n", "nn", "m"], ["h", "6]", "h", "8"], ["A", "B", "C", "D"]
-    pages = []
-    for index in range(4):
-        words = [Word(x0, 105, x1, 130, text, 10.0, index, True, 90.0) for text, x0, x1 in head]
-        words += [Word(736, 106, 755, 128, digits[index], 10.0, index, True, 60.0),
-                  Word(740, 102.6, 754, 106.2, edges[index], 10.0, index, True, 44.0),
-                  Word(60, 135, 72, 145, labels[index], 10.0, index, True, 60.0)]
-        for column, x in enumerate((60, 450)):  # two columns of questions under the head
-            for row in range(12):
-                text = f"{2 * index + column + 1}. 다음 중 옳은 것은?" if row == 0 else f"{'①②③④⑤'[row % 5]} 보기의 내용"
-                words.append(Word(x, 160 + 20 * row, x + 300, 172 + 20 * row, text, 10.0, index, True, 90.0))
-        pages.append((words, 842.0, 1191.0))
-    for page in lay_out(pages):
-        taken = " ".join(line.text for line in page.furniture)
-        assert edges[page.index] in taken.split() and "물리치료사" in taken
-        assert page.lines[0].text == labels[page.index] and len(page.lines) == 25
-
-
-@pytest.mark.realdata
-def test_running_heads_that_differ_by_subject_stay_out_of_the_last_option():
-    """The CPA business law and tax paper heads its pages "제2교시 기업법 ①형 3/16" on three odd pages
-    and "제2교시 세법개론 ①형 9/16" on others: too few alike to repeat, but each holds the page count."""
-    items = parsed("cpa_2025_r60_1st_s2_bizlaw+tax_form1_q").items
-    assert not [item.number for item in items if any("교시" in option or "/16" in option for option in item.options)]
-    assert items[5].options[-1].endswith("그 운임을 청구하지 못한다.")
-
-
-def test_a_repeated_line_that_hangs_on_the_body_in_the_foot_band_is_body():
-    """A stem's last line "옳은 것은?" ends the column in the foot band on two pages of a short paper: it repeats
-    like a running foot, but it sits under the line before as close as a paragraph's lines (their glyph boxes
-    overlap a little), so it stays; the page number under it is furniture."""
-    from curation.parse.furniture import lay_out
-
-    pages = []
-    for index in range(3):
-        words = [Word(60, 100 + 20 * row, 300, 112 + 20 * row, f"{'가나다'[index]}{'라마바사자차카타파하'[row % 10]} 본문",
-                      10.0, index, True) for row in range(30)]
-        words += [Word(60, 738, 300, 750, f"{index + 1}. 다음 중 이에 대한 설명으로", 10.0, index, True),
-                  Word(70, 749.5, 120, 761.5, "옳은", 10.0, index, True),
-                  Word(123, 749.5, 160, 761.5, "것은?", 10.0, index, False),
-                  Word(290, 800, 310, 810, f"- {index + 1} -", 9.0, index, False)]
-        pages.append((words if index < 2 else words[:-3] + words[-1:], 595.0, 842.0))
-    for page in lay_out(pages):
-        assert [line.text for line in page.furniture] == [f"- {page.index + 1} -"]
-        assert page.index == 2 or page.lines[-1].text == "옳은 것은?"
-
-
-@pytest.mark.realdata
-def test_a_page_number_set_across_the_gutter_leaves_no_dash_in_the_left_column():
-    """The information-processing 2024 paper centres "- 5 -" over its gutter: the left column took the first
-    dash, which joined question 70's last option. ("10.3.2.1 4" is as the page prints it.)"""
-    item = next(item for item in parsed("eip_2024_r1_written_q+a").items if item.number == 70)
-    assert list(item.options) == ["200.168.30.1", "10.3.2.1 4", "225.2.4.1", "172.16.98.3"]
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_reading_a_page_leaves_the_cyclic_collector_as_it_was(enabled):
-    import gc
-
-    import pymupdf
-
-    from curation.readers.words import page_text, page_words
-
-    doc = pymupdf.open()
-    doc.new_page().insert_text((50, 100), "① 가나다 ② 라마바", fontname="korea", fontsize=11)
-    was = gc.isenabled()
-    (gc.enable if enabled else gc.disable)()
-    try:
-        assert [w.text for w in page_words(doc[0])] == ["①", "가나다", "②", "라마바"]
-        assert page_text(doc[0]).replace(" ", "") == "①가나다②라마바"
-        assert gc.isenabled() is enabled
-    finally:
-        (gc.enable if was else gc.disable)()
