@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.browser_papers import BROWSER_PAPERS, FONTS
+from support.browser_papers import BROWSER_PAPERS, FONTS, printed_in
 from support.browser_papers import print_in_browser as print_paper
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, questions_off
@@ -51,8 +51,7 @@ CASES = [
 @pytest.mark.parametrize("house, start, font", CASES)
 def test_papers_printed_by_a_browser_parse_back_as_printed(house, start, font, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", printer=lambda q, h, p, headings: print_paper(
-        q, h, p, font, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", printer=printed_in(font))
 
 
 def test_a_figure_beside_the_left_columns_lines_is_no_gap_to_read_them_across_the_page(tmp_path):
@@ -77,8 +76,7 @@ def test_a_page_of_short_lines_keeps_its_gutter_where_no_word_crosses(tmp_path):
     house = House("paren", (595, 842), 2, 24, 36, 9, 1.45, 22, 8, False, 6, "hangul", True, False, True, True, False,
                   True, justified=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[140 : 140 + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, SANS, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SANS))
 
 
 def test_a_short_last_page_starting_in_the_top_margin_keeps_its_gutter_and_its_questions(tmp_path):
@@ -282,8 +280,7 @@ def test_a_question_set_across_the_page_whose_options_end_in_short_lines_keeps_t
     house = House("paren", (595, 842), 2, 18, 55, 11, 1.6, 18, 12, False, 6, "hangul", False, False, True, False, True,
                   True, True, bands=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[163 : 163 + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS,
-                       printer=lambda q, h, p, headings: print_paper(q, h, p, SERIF, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SERIF))
 
 
 def test_a_passages_note_at_the_left_columns_foot_stays_before_the_questions_it_serves(tmp_path):
@@ -376,8 +373,7 @@ HEADED_CASES = [
 @pytest.mark.parametrize("house, start, font", HEADED_CASES)
 def test_papers_of_two_subjects_printed_by_a_browser_parse_back_as_printed(house, start, font, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, font, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(font))
 
 
 def test_questions_a_misread_last_page_takes_into_others_are_rejects(tmp_path):

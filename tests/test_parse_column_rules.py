@@ -5,8 +5,7 @@ only (a box, a table, options, a listing) under a question set across the page."
 from __future__ import annotations
 
 from conftest import realdata_path
-from support.browser_papers import BROWSER_PAPERS, FONTS
-from support.browser_papers import print_in_browser as print_paper
+from support.browser_papers import BROWSER_PAPERS, FONTS, printed_in
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
@@ -23,5 +22,4 @@ def test_a_right_column_of_short_lines_under_a_question_across_the_page_is_a_col
     house = House("mun", (595, 842), 2, 24, 36, 11, 1.6, 14, 12, True, 9, "hangul", True, False, True, True, True, True,
                   justified=True, bands=True, pictures=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[25 : 25 + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, SANS, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SANS))

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.browser_papers import CHROMIUM, FONTS, print_html
-from support.browser_papers import print_in_browser as print_paper
+from support.browser_papers import CHROMIUM, FONTS, print_html, printed_in
 from support.formulas import formula_html, formula_text
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
@@ -93,5 +92,4 @@ PAPERS = [
 @pytest.mark.parametrize("house, start, font", PAPERS)
 def test_papers_with_formulas_printed_by_a_browser_parse_back_as_printed(house, start, font, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, font, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(font))

@@ -5,8 +5,7 @@ pictures."""
 from __future__ import annotations
 
 from conftest import realdata_path
-from support.browser_papers import BROWSER_PAPERS, FONTS
-from support.browser_papers import print_in_browser as print_paper
+from support.browser_papers import BROWSER_PAPERS, FONTS, printed_in
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
@@ -23,5 +22,4 @@ def test_small_picture_options_and_a_figure_beside_a_question_at_a_pages_foot_ar
     house = House("dot", (595, 842), 2, 24, 55, 11, 1.3, 22, 0, False, 12, "circled", False, False, True, True, True,
                   True, justified=True, bands=True, pictures=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[27 : 27 + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, SERIF, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SERIF))

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
-from support.browser_papers import BROWSER_PAPERS, FONTS
-from support.browser_papers import print_in_browser as print_paper
+from support.browser_papers import BROWSER_PAPERS, FONTS, printed_in
 from support.typeset_papers import House, kmmlu_rows
 from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
@@ -38,5 +37,4 @@ PAPERS = [
 @pytest.mark.parametrize("house, start", PAPERS)
 def test_options_tables_broken_at_a_page_break_parse_back_as_printed(house, start, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
-    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=lambda q, h, p, headings: print_paper(
-        q, h, p, SANS, headings))
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SANS))

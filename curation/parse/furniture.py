@@ -31,11 +31,11 @@ _DIGITS = re.compile(r"\d+")
 # "<보 기>", "〈보기〉", "[보기]": the title of a box of statements under a stem, never a running head or foot, though
 # it may stand where a column ends at one height on two pages.
 _BOX_TITLE = re.compile(r"^[<〈《\[【(（]?\s*보\s*기\s*[>〉》\]】)）]?$")
-# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
-# only on such pages (too few to count as repeating).
 # "(가)", "(A)", "ㄱ", "㉠": a word that names a table's column. A line of two or more of them is a table's head, which
 # two pages may open with at one height (a table carried over onto each); no running head is labels alone.
 _COLUMN_LABEL = re.compile(r"^(?:[(（][가-힣A-Za-z0-9][)）]|[ㄱ-ㅎ㉠-㉭㉮-㉻])$")
+# "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
+# only on such pages (too few to count as repeating).
 _CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
 
 

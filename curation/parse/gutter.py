@@ -11,6 +11,7 @@ from typing import Sequence
 import numpy as np
 
 from curation.parse.coverage import coverage, least_covered, runs
+from curation.parse.drawn_rules import runs_between
 from curation.parse.full_width import (
     JUSTIFIED_ACROSS,
     NOTHING_DRAWN,
@@ -23,7 +24,6 @@ from curation.parse.full_width import (
     stretches,
     tables_across,
 )
-from curation.parse.drawn_rules import runs_between
 from curation.readers.words import Word, group_lines
 
 _MARGIN = 0.085  # top/bottom share of the page left out when looking for the gutter
@@ -219,10 +219,7 @@ def _in_strip(words: Sequence[Word], body: Sequence[Word], cover: np.ndarray, a:
     if abs(least - centre) < abs(middle - centre):
         return least
     if near and not any(w.x0 < least < w.x1 for w in body):
-        top, foot = min(w.y0 for w in body), max(w.y1 for w in body)
-        for x, y0, y1 in drawn.rules()[1]:
-            if a <= x <= b and min(y1, foot) - max(y0, top) > (foot - top) / 2:
-                return x
+        return next((x for x, _, _ in _rules_beside(body, drawn) if a <= x <= b), middle)
     return middle
 
 
@@ -303,13 +300,18 @@ def _ruled_gutter(words: Sequence[Word], x: float, drawn: Drawn) -> bool:
     tells a column of short lines (a box, a table, options, a listing) from a one-column page's options in rows."""
     if not words:
         return False
-    top, foot = min(w.y0 for w in words), max(w.y1 for w in words)
     tables = drawn.tables()
     return any(
-        abs(rule - x) <= _NARROWEST_GUTTER / 2 and min(y1, foot) - max(y0, top) > (foot - top) / 2
+        abs(rule - x) <= _NARROWEST_GUTTER / 2
         and not any(x0 < rule < x1 and y0 >= t0 - 2 and y1 <= t1 + 2 for x0, t0, x1, t1 in tables)
-        for rule, y0, y1 in drawn.rules()[1]
+        for rule, y0, y1 in _rules_beside(words, drawn)
     )
+
+
+def _rules_beside(words: Sequence[Word], drawn: Drawn) -> list[tuple[float, float, float]]:
+    """The vertical rules (x, y0, y1) the page draws beside more than half the height of ``words``."""
+    top, foot = min(w.y0 for w in words), max(w.y1 for w in words)
+    return [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if min(y1, foot) - max(y0, top) > (foot - top) / 2]
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:

@@ -17,12 +17,12 @@ from curation.parse.column_gaps import lines_beside_gaps, under_balanced_columns
 from curation.parse.full_width import (
     NOTHING_DRAWN,
     Drawn,
+    a_row_at_the_foot,
     cells_left_of_the_numbers,
     crossing,
     justified_across,
     lines_under_rows,
     merge,
-    a_row_at_the_foot,
     options_across,
     rows_near,
     run_across,

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -55,6 +56,11 @@ def print_in_browser(
     )
     write_pictures(path.parent, house.figures, house.pictures)
     return print_html("".join(body), css, path)
+
+
+def printed_in(font: str) -> Callable[..., Path]:
+    """A printer for ``test_parse_typeset.assert_parses_back``: the paper printed by Chromium in ``font``."""
+    return lambda questions, house, path, headings=None: print_in_browser(questions, house, path, font, headings)
 
 
 def print_html(body: str, css: str, path: Path) -> Path:
