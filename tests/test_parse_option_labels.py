@@ -4,7 +4,10 @@ of papers that circle their options, on one-column papers typeset here with PyMu
 from __future__ import annotations
 
 import pytest
+from conftest import realdata_path
+from support.typeset_papers import House, kmmlu_rows
 from test_parse_layouts import options, plain, typeset
+from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
 from curation.parse.paper import parse_paper
 
@@ -62,3 +65,15 @@ def test_options_labelled_with_numbers_in_parentheses_are_the_options_of_a_paper
     assert items[2].options == ("하나", "둘", "셋", "넷")
     assert "(1) 첫째 설명" in items[3].question and items[3].options == ("첫째와 둘째", "둘째와 셋째", "셋째와 넷째", "첫째와 넷째")
     assert items[5].options[0].endswith("발생한다.") and items[5].options[1:] == ("둘", "셋", "넷")
+
+
+def test_a_wrapped_sentence_end_under_a_question_across_the_page_is_no_label(tmp_path):
+    """Question 26, set across the page under two columns, its stem a box listing ① ② ③ and its options 가.-마.
+    with a hanging indent: option 나.'s last word "다." wraps to a line of its own. The page is read again (the
+    question's number, short enough for one column, was first read before the right column); in that reading the
+    wrapped line stands in a column of its page that holds no question number, and its left edge had been taken from
+    that line itself, so "다." stood at the labels' indent and split the options one label early."""
+    house = House("paren", (595, 842), 2, 30, 45, 11, 1.6, 22, 0, False, 9, "hangul", True, True, True, True, True,
+                  True, justified=True, bands=True, pictures=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[455 : 455 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS)

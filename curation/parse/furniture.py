@@ -14,6 +14,7 @@ from rapidfuzz.distance import Levenshtein
 from curation.parse.full_width import Drawn
 from curation.parse.layout import order_pages
 from curation.parse.passages import served_numbers
+from curation.parse.table_cues import column_heads
 from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 _FURNITURE_BAND = 0.11  # top/bottom share of the page where running heads and page numbers live
@@ -31,9 +32,6 @@ _DIGITS = re.compile(r"\d+")
 # "<보 기>", "〈보기〉", "[보기]": the title of a box of statements under a stem, never a running head or foot, though
 # it may stand where a column ends at one height on two pages.
 _BOX_TITLE = re.compile(r"^[<〈《\[【(（]?\s*보\s*기\s*[>〉》\]】)）]?$")
-# "(가)", "(A)", "ㄱ", "㉠": a word that names a table's column. A line of two or more of them is a table's head, which
-# two pages may open with at one height (a table carried over onto each); no running head is labels alone.
-_COLUMN_LABEL = re.compile(r"^(?:[(（][가-힣A-Za-z0-9][)）]|[ㄱ-ㅎ㉠-㉭㉮-㉻])$")
 # "(계속)", "- 뒷면에 계속 -", "<다음 면에 계속>": the foot of a page whose question goes on overleaf, printed
 # only on such pages (too few to count as repeating).
 _CONTINUED = re.compile(r"^[\s\-–—(（<〈\[]*(?:(?:다음|뒷)\s*(?:면|쪽|장|페이지)?\s*(?:에|으로|로)?\s*)?계\s*속[\s\-–—)）>〉\]]*$")
@@ -196,16 +194,12 @@ def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
         _opens_question(furniture_key(line.text))
         or served_numbers([line])
         or _BOX_TITLE.match(line.text.strip())
-        or _column_heads(line)
+        or column_heads(line)
     ):
         return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
     return len({page for page, _ in found}) >= repeat
-
-
-def _column_heads(line: Line) -> bool:
-    return len(line.words) >= 2 and all(_COLUMN_LABEL.match(w.text) for w in line.words)
 
 
 def _candidate_box(text: str) -> bool:
@@ -316,7 +310,7 @@ def _standing_lines(pages: Sequence[tuple[float, list[Line]]], repeat: int) -> s
             if _is_margin(line, height) or not _is_outer(line, height):
                 continue
             key = furniture_key(line.text)
-            if _QUESTION_START.match(key) or line.text.lstrip()[:1] in CIRCLED or _column_heads(line):
+            if _QUESTION_START.match(key) or line.text.lstrip()[:1] in CIRCLED or column_heads(line):
                 continue
             heights[key].append((page, line.yc))
             outer.append((line, key))

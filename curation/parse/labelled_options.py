@@ -138,19 +138,25 @@ def _option_labels(lines: list[Line], marked: bool = False) -> dict[int, int]:
 
 def _column_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     """Each column's left edge: where its question numbers stand (a title can stand further out); in a column that
-    holds none (a last page's short right column), where that column's numbers stand on other pages, else its
-    leftmost line; for a row across the page (an option too long for its column), where the page's numbers stand."""
+    holds none, where the numbers of a column of its page with the same left bound stand (the lines of a question
+    across the page that fit in one column, read as that column's), else where that column's numbers stand on other
+    pages (a last page's short right column), else its leftmost line; for a row across the page (an option too long
+    for its column), where the page's numbers stand."""
     numbered: dict[tuple[int | None, int | None], float] = {}
-    leftmost: dict[tuple[int, int], float] = {}
+    bounded: dict[tuple[int, int], float] = {}  # (page, left bound) -> where numbers stand there
+    leftmost: dict[tuple[int, int], tuple[float, int]] = {}
     for line in lines:
-        leftmost[(line.page, line.column)] = min(leftmost.get((line.page, line.column), line.x0), line.x0)
+        x, _ = leftmost.get((line.page, line.column), (line.x0, 0))
+        leftmost[(line.page, line.column)] = (min(x, line.x0), round(line.col_x0))
         if START.match(line.text):
             for key in ((line.page, line.column), (line.page, None), (None, line.column)):
                 numbered[key] = min(numbered.get(key, line.x0), line.x0)
+            bound = (line.page, round(line.col_x0))
+            bounded[bound] = min(bounded.get(bound, line.x0), line.x0)
     edges = {}
-    for (page, column), x in leftmost.items():
+    for (page, column), (x, bound) in leftmost.items():
         elsewhere = (page, None) if column == -1 else (None, column)
-        edges[(page, column)] = numbered.get((page, column), numbered.get(elsewhere, x))
+        edges[(page, column)] = numbered.get((page, column), bounded.get((page, bound), numbered.get(elsewhere, x)))
     return edges
 
 

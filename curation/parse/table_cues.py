@@ -17,7 +17,8 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
     """Whether these lines are set as table rows, so that it is worth reading the page's rules: two with three or
     more groups split by gaps over 0.8 em, two with two groups split by a gap of three em (a two-column table:
     "세무조정내역    금액"), or two lines close together split alike, as many gaps over half an em in each, each
-    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type)."""
+    across from its fellow (a table's rows, its cells their padding apart: about an em, less in large type); or a
+    line of column labels alone (``column_heads``)."""
     rows = two_columns = 0
     cuts = []  # per line, where its gaps over half an em run
     for line in lines:
@@ -26,7 +27,16 @@ def looks_tabular(lines: Sequence[Line]) -> bool:
         two_columns += any(b.x0 - a.x1 > 3 * a.size for a, b in pairs)
         # from the column's edge: a table set across a column break stands at the same place in both columns
         cuts.append([(a.x1 - line.col_x0, b.x0 - line.col_x0) for a, b in pairs if b.x0 - a.x1 > ROW_GAP * a.size])
-    return rows >= 2 or two_columns >= 2 or _split_alike(cuts)
+    return rows >= 2 or two_columns >= 2 or _split_alike(cuts) or any(column_heads(line) for line in lines)
+
+
+# "(가)", "(A)", "ㄱ", "㉠": a word that names a table's column. A line of two or more of them alone is a table's head
+# row (its cells' gaps may be no wider than a word space where a cell overflows); no running head is labels alone.
+_COLUMN_LABEL = re.compile(r"^(?:[(（][가-힣A-Za-z0-9][)）]|[ㄱ-ㅎ㉠-㉭㉮-㉻])$")
+
+
+def column_heads(line: Line) -> bool:
+    return len(line.words) >= 2 and all(_COLUMN_LABEL.match(w.text) for w in line.words)
 
 
 def level_beside(lines: Sequence[Line], within: int = 3) -> bool:
