@@ -67,6 +67,7 @@ def test_options_labelled_with_numbers_in_parentheses_are_the_options_of_a_paper
     assert items[5].options[0].endswith("발생한다.") and items[5].options[1:] == ("둘", "셋", "넷")
 
 
+@pytest.mark.realdata
 def test_a_wrapped_sentence_end_under_a_question_across_the_page_is_no_label(tmp_path):
     """Question 26, set across the page under two columns, its stem a box listing ① ② ③ and its options 가.-마.
     with a hanging indent: option 나.'s last word "다." wraps to a line of its own. The page is read again (the

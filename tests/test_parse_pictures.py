@@ -23,3 +23,13 @@ def test_small_picture_options_and_a_figure_beside_a_question_at_a_pages_foot_ar
                   True, justified=True, bands=True, pictures=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[27 : 27 + PER_PAPER]
     assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SERIF))
+
+
+def test_a_row_of_picture_options_markers_at_two_pages_feet_is_no_running_foot(tmp_path):
+    """Questions 19 and 30 end their pages' left columns with picture options two to a row, the markers under the
+    pictures: "③ ④" stood at one height at the foot of both pages and was taken for a running foot, leaving each
+    question two markers short (two rejects). A row of option markers alone is never page furniture."""
+    house = House("mun", (728, 1031), 2, 24, 55, 9.5, 1.45, 12, 4, False, 12, "circled", False, False, True, False,
+                  False, True, justified=True, bands=True, pictures=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[155 : 155 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printer=printed_in(SERIF))

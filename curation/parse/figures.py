@@ -59,7 +59,8 @@ def with_figures_at_breaks(
 ) -> list[tuple[int, Box]]:
     """A question's regions (page, box per page and column, in reading order) grown over the figures set directly
     above a region it goes on in, or directly below a region it goes on from, in the region's column with no line
-    between: the question goes on past a figure at a column's top or foot, and its figure is its own. The region
+    between (and as wide as the figure, where it stands across more than the region's column): the question goes
+    on past a figure at a column's top or foot, and its figure is its own. The region
     its own lines open (``opening``, after those of the passage it shares) goes on from nothing: the figure over it
     is the question's before. A question going on atop a page's right column also has the figures that open the
     columns left of it, level with it (read before it: its figure, set alone over a question across the page); one
@@ -70,18 +71,30 @@ def with_figures_at_breaks(
     for index, (page, (x0, y0, x1, y1)) in enumerate(regions):
         if index not in (0, opening) and regions[index - 1][0] < page:
             grown += [(page, fig) for fig in _opening_left_columns(figures.get(page, ()), lines.get(page, ()), x0, y1)]
-        beside = [f for f in figures.get(page, ()) if min(x1, f[2]) - max(x0, f[0]) > 0.5 * (f[2] - f[0])]
+        beside = [f for f in figures.get(page, ()) if _over_column(f, x0, x1)]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
+        taken = []
         for fig in sorted(beside, key=lambda f: -f[3]) if index not in (0, opening) else ():
             if fig[3] <= y0 + _REACH and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
+                taken.append(fig)
         for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():
             if fig[1] >= y1 - _REACH and not any(y1 < line.yc < fig[1] + 1 for line in column):
                 y1 = max(y1, fig[3])
+                taken.append(fig)
+        x0, x1 = min([x0] + [fig[0] for fig in taken]), max([x1] + [fig[2] for fig in taken])
         grown.append((page, (x0, y0, x1, y1)))
         if opening <= index < len(regions) - 1 and regions[index + 1][0] > page:
             grown += [(page, fig) for fig in _closing_right_columns(figures.get(page, ()), lines.get(page, ()), x1, y0)]
     return grown
+
+
+def _over_column(figure: Box, x0: float, x1: float) -> bool:
+    """Whether a figure stands over the column from ``x0`` to ``x1``: half of it within the column, or, wider, set
+    from within it across half its width or more (a figure across the page is read with the column it starts
+    over: a short line of a one-column page is a column's as the page is laid out)."""
+    inside = min(x1, figure[2]) - max(x0, figure[0])
+    return inside > 0.5 * (figure[2] - figure[0]) or (x0 - _REACH <= figure[0] < x1 and inside > 0.5 * (x1 - x0))
 
 
 def _opening_left_columns(figures: Sequence[Box], lines: Sequence[Line], x0: float, y1: float) -> list[Box]:

@@ -13,6 +13,7 @@ from rapidfuzz.distance import Levenshtein
 
 from curation.parse.full_width import Drawn
 from curation.parse.layout import order_pages
+from curation.parse.option_labels import opens_an_option
 from curation.parse.passages import served_numbers
 from curation.parse.table_cues import column_heads
 from curation.readers.words import CIRCLED, Line, Word, circled_value
@@ -189,17 +190,23 @@ def _repeats(line: Line, found: list[tuple[int, float]], repeat: int) -> bool:
     scan's heads a few points off on each page: its lines repeat at any height. A line opening a question or a
     passage for the questions it names ("※ 다음 글을 읽고 13번과 14번에 답하시오.") is none, digits aside alike as
     such lines are, and the same the height where two columns happen to end; nor is a table's head naming its
-    columns ("(가) (나)" over a table of options carried over onto two pages)."""
+    columns ("(가) (나)" over a table of options carried over onto two pages), nor a row of option markers alone
+    ("③ ④" under two pictures, at a page's foot on two pages)."""
     if (
         _opens_question(furniture_key(line.text))
         or served_numbers([line])
         or _BOX_TITLE.match(line.text.strip())
         or column_heads(line)
+        or _markers_alone(line)
     ):
         return False
     if not _read_by_ocr(line):
         found = [(page, y) for page, y in found if abs(y - line.yc) <= _SAME_HEIGHT]
     return len({page for page, _ in found}) >= repeat
+
+
+def _markers_alone(line: Line) -> bool:
+    return len(line.words) >= 2 and all(opens_an_option(w.text) for w in line.words)
 
 
 def _candidate_box(text: str) -> bool:

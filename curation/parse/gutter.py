@@ -219,7 +219,7 @@ def _in_strip(words: Sequence[Word], body: Sequence[Word], cover: np.ndarray, a:
     if abs(least - centre) < abs(middle - centre):
         return least
     if near and not any(w.x0 < least < w.x1 for w in body):
-        return next((x for x, _, _ in _rules_beside(body, drawn) if a <= x <= b), middle)
+        return next((x for x, _, _ in rules_beside(body, drawn) if a <= x <= b), middle)
     return middle
 
 
@@ -304,14 +304,16 @@ def _ruled_gutter(words: Sequence[Word], x: float, drawn: Drawn) -> bool:
     return any(
         abs(rule - x) <= _NARROWEST_GUTTER / 2
         and not any(x0 < rule < x1 and y0 >= t0 - 2 and y1 <= t1 + 2 for x0, t0, x1, t1 in tables)
-        for rule, y0, y1 in _rules_beside(words, drawn)
+        for rule, y0, y1 in rules_beside(words, drawn)
     )
 
 
-def _rules_beside(words: Sequence[Word], drawn: Drawn) -> list[tuple[float, float, float]]:
-    """The vertical rules (x, y0, y1) the page draws beside more than half the height of ``words``."""
+def rules_beside(words: Sequence[Word], drawn: Drawn, most: bool = True) -> list[tuple[float, float, float]]:
+    """The vertical rules (x, y0, y1) the page draws beside more than half the height of ``words`` (not ``most``:
+    beside any of them)."""
     top, foot = min(w.y0 for w in words), max(w.y1 for w in words)
-    return [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if min(y1, foot) - max(y0, top) > (foot - top) / 2]
+    least = (foot - top) / 2 if most else 0.0
+    return [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if min(y1, foot) - max(y0, top) > least]
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from curation.parse.column_gaps import lines_beside_gaps, under_balanced_columns
+from curation.parse.column_rule import where_the_column_rule_breaks
 from curation.parse.full_width import (
     NOTHING_DRAWN,
     Drawn,
@@ -92,6 +93,8 @@ def order_page(
         )
     elif body:
         spans = merge(spans + under_balanced_columns(body, page, gutter))
+    if body:
+        spans = merge(spans + where_the_column_rule_breaks(body, gutter, drawn))
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):

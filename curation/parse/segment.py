@@ -148,18 +148,7 @@ def _segment(
     lines: Sequence[Line], running_subjects: dict[int, str] | None, fresh: frozenset[int]
 ) -> Segmented:
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
-    # A column's left edge, where its question numbers stand: the leftmost numbered line, else the leftmost
-    # line (a stray fragment of a line from the other column, as OCR can leave, is no edge).
-    colmin: dict[tuple[int, int], float] = {}
-    colmax: dict[tuple[int, int], float] = {}  # where its lines end, at the furthest
-    numbered: dict[tuple[int, int], float] = {}
-    for line in lines:
-        k = (line.page, line.column)
-        colmin[k] = min(colmin.get(k, line.x0), line.x0)
-        colmax[k] = max(colmax.get(k, line.x1), line.x1)
-        if START.match(line.text):
-            numbered[k] = min(numbered.get(k, line.x0), line.x0)
-    colmin.update(numbered)
+    colmin, colmax = _column_edges(lines)
     for page, column in colmin:
         if column == -1 and (page, 0) in colmin:  # a row across the page starts where the left column does
             colmin[(page, -1)] = min(colmin[(page, -1)], colmin[(page, 0)])
@@ -352,6 +341,31 @@ def _segment(
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
     return Segmented(blocks, incomplete, options)
+
+
+def _column_edges(
+    lines: Sequence[Line],
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+    """Each column's left edge, where its question numbers stand: the leftmost numbered line; in a column that
+    holds none, where that column's numbers stand on the nearest page that has some (a column of a question's
+    options alone starts at their markers, an option indent in from the numbers), else its leftmost line (a stray
+    fragment of a line from the other column, as OCR can leave, is no edge). And where its lines end, at the
+    furthest."""
+    colmin: dict[tuple[int, int], float] = {}
+    colmax: dict[tuple[int, int], float] = {}
+    numbered: dict[tuple[int, int], float] = {}
+    for line in lines:
+        k = (line.page, line.column)
+        colmin[k] = min(colmin.get(k, line.x0), line.x0)
+        colmax[k] = max(colmax.get(k, line.x1), line.x1)
+        if START.match(line.text):
+            numbered[k] = min(numbered.get(k, line.x0), line.x0)
+    for page, column in colmin:
+        elsewhere = sorted((abs(other - page), x) for (other, col), x in numbered.items() if col == column >= 0)
+        if (page, column) not in numbered and elsewhere:
+            colmin[(page, column)] = elsewhere[0][1]
+    colmin.update(numbered)
+    return colmin, colmax
 
 
 def _option_wraps(block: Block, last: Line) -> list[float]:

@@ -1,0 +1,62 @@
+"""Where bands of two columns end by their column rule: a paper that draws a rule down its gutter draws it as far as
+its columns go, so a question set across the page between two bands (or under the last), its lines too short to
+cross the gutter, stands where the rule breaks off (read after the right column above it, not as the left column's
+lines)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from curation.parse.full_width import Drawn
+from curation.parse.gutter import rules_beside
+from curation.parse.question_start import START
+from curation.readers.words import Line, Word, group_lines
+
+_REACH = 0.25  # of the free strip between the columns: how far from its middle the column rule stands
+_TOUCHING = 2.0  # points: two pieces of a rule drawn this near are one
+
+
+def where_the_column_rule_breaks(body: Sequence[Word], gutter: float, drawn: Drawn) -> list[tuple[float, float]]:
+    """The heights where the rule drawn down the middle of the strip between the columns (beside the right column,
+    in no ruled table) breaks off, or ends, that hold left-column lines, a question's number among them, and no
+    word of the right column: rows across the page. The page's rules are read only where a question's number in
+    the left column has no right-column word level with it."""
+    left = [w for w in body if w.xc < gutter]
+    right = [w for w in body if w.xc >= gutter]
+    if not left or not right or not any(_alone(line, right) for line in _numbered(left, gutter)):
+        return []
+    edge, start = float(np.percentile([w.x1 for w in left], 95)), min(w.x0 for w in right)
+    middle, reach = (edge + start) / 2, _REACH * (start - edge)
+    if not any(abs(x - middle) <= reach for x, _, _ in rules_beside(right, drawn, most=False)):
+        return []
+    tables = drawn.tables()
+    pieces = sorted(
+        (y0, y1) for x, y0, y1 in drawn.rules()[1]
+        if abs(x - middle) <= reach and not any(t[0] < x < t[2] and y0 >= t[1] - 2 and y1 <= t[3] + 2 for t in tables)
+    )
+    rule: list[list[float]] = []
+    for y0, y1 in pieces:
+        if rule and y0 <= rule[-1][1] + _TOUCHING:
+            rule[-1][1] = max(rule[-1][1], y1)
+        else:
+            rule.append([y0, y1])
+    foot = max(w.y1 for w in body)
+    breaks = [(end, after[0]) for (_, end), after in zip(rule, rule[1:])] + ([(rule[-1][1], foot + 1)] if rule else [])
+    found = []
+    for top, bottom in breaks:
+        here = [w for w in left if top < w.yc < bottom]
+        if here and not any(top < w.yc < bottom for w in right) and _numbered(here, gutter):
+            found.append((top, min(bottom, max(w.y1 for w in here))))
+    return found
+
+
+def _numbered(words: Sequence[Word], gutter: float) -> list[Line]:
+    return [line for line in group_lines(words, 0, 0.0, gutter, 0) if START.match(line.text)]
+
+
+def _alone(line: Line, right: Sequence[Word]) -> bool:
+    """Whether no word of the right column stands level with ``line`` or a line's height above or below it."""
+    reach = line.y1 - line.y0
+    return not any(line.y0 - reach < w.yc < line.y1 + reach for w in right)
