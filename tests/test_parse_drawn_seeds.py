@@ -36,6 +36,11 @@ PAPERS = [
     # breaks off beside question 16
     (House("mun", (595, 842), 2, 30, 45, 10.5, 1.6, 18, 8, False, 9, "circled", False, False, True, True, False, True,
            justified=True, bands=True, formulas=True), 422),
+    # a question across the page whose first line crosses the gutter, between bands: the sides of a listing's frame
+    # in the left column stand near the strip's middle too, and had been taken for the column rule (its breaks made
+    # rows across the page of the lines beside them); the column rule stands near the gutter, no box's side
+    (House("mun", (595, 842), 2, 24, 45, 9.5, 1.45, 12, 8, False, 12, "hangul", True, False, True, True, True, True,
+           justified=True, bands=True), 519),
 ]
 
 

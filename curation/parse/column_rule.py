@@ -14,27 +14,31 @@ from curation.parse.gutter import rules_beside
 from curation.parse.question_start import START
 from curation.readers.words import Line, Word, group_lines
 
-_REACH = 0.25  # of the free strip between the columns: how far from its middle the column rule stands
+_REACH = 0.25  # of the free strip between the columns: how far from the gutter the column rule stands
 _TOUCHING = 2.0  # points: two pieces of a rule drawn this near are one
 
 
 def where_the_column_rule_breaks(body: Sequence[Word], gutter: float, drawn: Drawn) -> list[tuple[float, float]]:
-    """The heights where the rule drawn down the middle of the strip between the columns (beside the right column,
-    in no ruled table) breaks off, or ends, that hold left-column lines, a question's number among them, and no
+    """The heights where the rule drawn down the strip between the columns near ``gutter`` (beside the right column,
+    no side of a ruled table or framed box) breaks off, or ends, that hold left-column lines, a question's number among them, and no
     word of the right column: rows across the page. The page's rules are read only where a question's number in
     the left column has no right-column word level with it."""
     left = [w for w in body if w.xc < gutter]
     right = [w for w in body if w.xc >= gutter]
     if not left or not right or not any(_alone(line, right) for line in _numbered(left, gutter)):
         return []
-    edge, start = float(np.percentile([w.x1 for w in left], 95)), min(w.x0 for w in right)
-    middle, reach = (edge + start) / 2, _REACH * (start - edge)
-    if not any(abs(x - middle) <= reach for x, _, _ in rules_beside(right, drawn, most=False)):
+    # where most lines of each column end and start: a row across the page crosses the strip
+    edge, start = float(np.percentile([w.x1 for w in left], 95)), float(np.percentile([w.x0 for w in right], 5))
+    reach = max(_REACH * (start - edge), _TOUCHING)
+    if not any(abs(x - gutter) <= reach for x, _, _ in rules_beside(right, drawn, most=False)):
         return []
-    tables = drawn.tables()
+    boxes = [*drawn.tables(), *drawn.frames()]
     pieces = sorted(
         (y0, y1) for x, y0, y1 in drawn.rules()[1]
-        if abs(x - middle) <= reach and not any(t[0] < x < t[2] and y0 >= t[1] - 2 and y1 <= t[3] + 2 for t in tables)
+        if abs(x - gutter) <= reach and not any(
+            b[0] - _TOUCHING <= x <= b[2] + _TOUCHING and y0 >= b[1] - _TOUCHING and y1 <= b[3] + _TOUCHING
+            for b in boxes
+        )
     )
     rule: list[list[float]] = []
     for y0, y1 in pieces:
