@@ -85,6 +85,11 @@ PAPERS = [
     # under a figure, went into question 11; the question a page continues is taken from the pages as read again
     (House("paren", (728, 1031), 2, 18, 45, 9.5, 1.6, 22, 12, False, 9, "hangul", True, False, True, True, False,
            True, justified=True, bands=True, formulas=True), 533, SANS),
+    # a question set across a first page's foot, its table broken after two rows, the second row's cells read as a
+    # region of the left column of their own: the last row atop the next page joined nothing (the region before
+    # it held no table) and came out as text; a region within the table's height is the table's
+    (House("paren", (595, 842), 2, 24, 55, 9, 1.6, 12, 4, False, 9, "circled", True, True, True, False, True, True,
+           justified=True, bands=True, formulas=True), 437, SANS),
 ]
 
 

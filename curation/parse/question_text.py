@@ -91,17 +91,28 @@ def _joined_across(
     found: list[list[Table]], regions: Sequence[Region], tokens: Sequence[tuple[Word, int]]
 ) -> list[Table]:
     """The tables found in each region (top down), a table that ends one region joined with the one that opens the
-    next (``_goes_on``): one table set across a column or page break. A single ruled row that joins nothing is no
+    next (``_goes_on``): one table set across a column or page break (regions between that lie within the first
+    table are its rows'). A single ruled row that joins nothing is no
     table."""
     tables: list[Table] = []
     for index, here in enumerate(found):
         here = list(here)
-        before = found[index - 1] if index else []
+        last = index - 1
+        while last > 0 and not found[last] and tables and _within_table(regions[last], tables[-1].parts[-1]):
+            last -= 1  # the table's last row, read as a region of its own (its cells' lines in one column)
+        before = found[last] if index else []
         if here and before and tables and tables[-1].parts[-1] is before[-1]:
-            if _goes_on(tables[-1], here[0], regions[index - 1], regions[index], tokens):
+            if _goes_on(tables[-1], here[0], regions[last], regions[index], tokens):
                 tables[-1] = tables[-1].joined(here.pop(0))
         tables += here
     return [t for t in tables if len(t.cells) >= 2]
+
+
+def _within_table(region: Region, table: Table) -> bool:
+    """Whether ``region`` (its column's width) stands level with ``table`` and within its height."""
+    page, (x0, y0, x1, y1) = region
+    t0, top, t1, foot = table.bbox
+    return page == table.page and x0 < t1 and t0 < x1 and top - _CELL_PADDING <= y0 and y1 <= foot + _CELL_PADDING
 
 
 def _goes_on(last: Table, first: Table, ending: Region, opening: Region, tokens: Sequence[tuple[Word, int]]) -> bool:
