@@ -5,6 +5,7 @@ lines)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Sequence
 
 import numpy as np
@@ -16,16 +17,17 @@ from curation.readers.words import Line, Word, group_lines
 
 _REACH = 0.25  # of the free strip between the columns: how far from the gutter the column rule stands
 _TOUCHING = 2.0  # points: two pieces of a rule drawn this near are one
+_APART = 2.0  # lines: a right column with no word this far above or below a left-column line stops beside it
 
 
 def where_the_column_rule_breaks(body: Sequence[Word], gutter: float, drawn: Drawn) -> list[tuple[float, float]]:
     """The heights where the rule drawn down the strip between the columns near ``gutter`` (beside the right column,
-    no side of a ruled table or framed box) breaks off, or ends, that hold left-column lines, a question's number among them, and no
-    word of the right column: rows across the page. The page's rules are read only where a question's number in
-    the left column has no right-column word level with it."""
+    no side of a ruled table or framed box) breaks off, or ends, that hold left-column lines, a question's number
+    among them, and no word of the right column: rows across the page. The page's rules are read only where a
+    question's number in the left column has no right-column word level with it."""
     left = [w for w in body if w.xc < gutter]
     right = [w for w in body if w.xc >= gutter]
-    if not left or not right or not any(_alone(line, right) for line in _numbered(left, gutter)):
+    if not left or not right or not _numbered(_alone(left, right), gutter):
         return []
     # where most lines of each column end and start: a row across the page crosses the strip
     edge, start = float(np.percentile([w.x1 for w in left], 95)), float(np.percentile([w.x0 for w in right], 5))
@@ -60,7 +62,10 @@ def _numbered(words: Sequence[Word], gutter: float) -> list[Line]:
     return [line for line in group_lines(words, 0, 0.0, gutter, 0) if START.match(line.text)]
 
 
-def _alone(line: Line, right: Sequence[Word]) -> bool:
-    """Whether no word of the right column stands level with ``line`` or a line's height above or below it."""
-    reach = line.y1 - line.y0
-    return not any(line.y0 - reach < w.yc < line.y1 + reach for w in right)
+def _alone(left: Sequence[Word], right: Sequence[Word]) -> list[Word]:
+    """The words of ``left`` that no word of ``right`` stands level with, or within two lines above or below."""
+    heights = sorted(w.yc for w in right)
+    return [
+        w for w in left
+        if bisect_right(heights, w.y1 + _APART * (w.y1 - w.y0)) == bisect_left(heights, w.y0 - _APART * (w.y1 - w.y0))
+    ]
