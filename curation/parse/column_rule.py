@@ -5,6 +5,7 @@ lines)."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from typing import Sequence
 
@@ -48,14 +49,13 @@ def where_the_column_rule_breaks(body: Sequence[Word], gutter: float, drawn: Dra
             rule[-1][1] = max(rule[-1][1], y1)
         else:
             rule.append([y0, y1])
-    foot = max(w.y1 for w in body)
-    breaks = [(end, after[0]) for (_, end), after in zip(rule, rule[1:])] + ([(rule[-1][1], foot + 1)] if rule else [])
-    found = []
-    for top, bottom in breaks:
-        here = [w for w in left if top < w.yc < bottom]
-        if here and not any(top < w.yc < bottom for w in right) and _numbered(here, gutter):
-            found.append((top, min(bottom, max(w.y1 for w in here))))
-    return found
+    # the whole break, past the rule's last piece down to the sheet's edge: a table's last rows may stand in the
+    # bottom margin, outside the body
+    breaks = [(end, after[0]) for (_, end), after in zip(rule, rule[1:])] + ([(rule[-1][1], math.inf)] if rule else [])
+    return [
+        (top, bottom) for top, bottom in breaks
+        if not any(top < w.yc < bottom for w in right) and _numbered([w for w in left if top < w.yc < bottom], gutter)
+    ]
 
 
 def _numbered(words: Sequence[Word], gutter: float) -> list[Line]:
