@@ -386,3 +386,14 @@ def test_questions_a_misread_last_page_takes_into_others_are_rejects(tmp_path):
     result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", SERIF, HEADINGS))
     accounted = {item.number for item in result.items} | {reject.number for reject in result.rejects}
     assert accounted >= set(range(1, PER_PAPER + 1))
+
+
+def test_a_rows_cell_carried_over_a_page_break_goes_on_in_that_cell(tmp_path):
+    """An options table set across the page at a page's foot, its last row split by the page break: the rest of the
+    row's first cell stands overleaf in a piece of the table as wide as the page, its text in one cell (the region of
+    the question there is that cell's column). The piece had been found in no region (the region takes up a fifth of
+    it), so its words went after the row's last cell; the region lies within it, and the piece goes on the row."""
+    house = House("mun", (595, 842), 2, 18, 36, 11, 1.3, 14, 0, False, 12, "circled", False, True, False, True, False,
+                  True, justified=True, bands=True, pictures=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[453 : 453 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS, printed_in(SERIF))

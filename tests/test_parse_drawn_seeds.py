@@ -41,6 +41,30 @@ PAPERS = [
     # rows across the page of the lines beside them); the column rule stands near the gutter, no box's side
     (House("mun", (595, 842), 2, 24, 45, 9.5, 1.45, 12, 8, False, 12, "hangul", True, False, True, True, True, True,
            justified=True, bands=True), 519),
+    # question 16 across the page under a band, its options in a ruled table of two wide columns: no strip was free
+    # at the gutter (the table's rows cross it) and the divider between the table's columns left the fewest words
+    # crossing, so the page was split there and question 16's first line joined question 13's last option; the
+    # column rule drawn down the gutter, in two pieces, marks it
+    (House("mun", (728, 1031), 2, 24, 45, 9, 1.3, 12, 4, False, 12, "circled", False, False, True, True, False, True,
+           justified=True, bands=True, formulas=True), 225),
+    # question 6 across the page under a band (a box beside a figure and options), its options long enough to cross
+    # the gutter and their last lines not: the lines crossing it had hidden that the column rule breaks off beside
+    # question 6, and its box's last lines were read level with the options beside them
+    (House("dot", (595, 842), 2, 30, 55, 10.5, 1.45, 22, 4, False, 9, "circled", True, False, True, True, True, True,
+           justified=True, bands=True, formulas=True), 204),
+    # a page set across in most of its height (a figure beside a question's options, then a question across the
+    # page) over a band of two columns holding an options table split between them: the table's short cells fill
+    # no column as lines do, so the page was read as one column and its rows joined across the gutter (question 7
+    # a reject, the passage of questions 8-9 lost with it); a ruled table on each side fills them as a figure does
+    (House("mun", (595, 842), 2, 24, 55, 11, 1.3, 22, 8, False, 9, "circled", False, True, True, False, True, True,
+           justified=True, bands=True), 379),
+    # a last page whose right column holds two lines, the end of question 40's last option, its left column opening
+    # with a code box carried over (no top side): the page number crossing the strip's middle set the gutter off it,
+    # nearer the box's side than the column rule, which was taken for the rule; it ends under the box, so the rest of
+    # the left column was read as rows across the page after the right column (the option's end went into question
+    # 39); the column rule is looked for in the middle of the strip between the columns
+    (House("mun", (595, 842), 2, 24, 45, 11, 1.45, 22, 8, True, 9, "circled", True, True, True, True, True, True,
+           justified=True, bands=True), 156),
 ]
 
 

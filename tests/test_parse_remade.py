@@ -14,8 +14,11 @@ from support.remakes import REMAKES
 from curation.parse.paper import parse_paper
 
 # A two-column 국시원 paper of 12 pages (two to a sheet it has 6, where a line on 2 of them repeats enough to be a
-# running foot), a two-column CPA paper on B4 whose running heads hold the page count, a one-column Q-Net paper.
-PAPERS = ["nurseaide_2022H1_even_q", "cpa_2024_r59_1st_s3_acct_form1_q", "swc1_2021_r19_s2_A_q"]
+# running foot), a two-column CPA paper on B4 whose running heads hold the page count, a one-column Q-Net paper, a
+# two-column paper printed to PDF with a watermark image on every page (two to a sheet, the right page's watermark
+# had been taken for a figure filling the left page's right column, which holds its last question alone).
+PAPERS = ["nurseaide_2022H1_even_q", "cpa_2024_r59_1st_s3_acct_form1_q", "swc1_2021_r19_s2_A_q",
+          "eip_2025_r3_written_q+a_PRINT-TO-PDF"]
 
 
 def items_of(path: Path) -> list[tuple[int, str, list[str]]]:

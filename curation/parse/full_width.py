@@ -41,6 +41,22 @@ class Drawn:
     frames: Callable[[], Sequence[Box]] = _no_tables
     rules: Callable[[], tuple[Sequence[tuple[float, float, float]], Sequence[tuple[float, float, float]]]] = _no_rules
 
+    def within(self, left: float, right: float) -> Drawn:
+        """What is drawn between ``left`` and ``right`` (by its middle): one page of a sheet holding two."""
+        def inside(box: Box) -> bool:
+            return left <= (box[0] + box[2]) / 2 < right
+
+        def rules() -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+            horizontal, vertical = self.rules()
+            return [r for r in horizontal if left <= (r[1] + r[2]) / 2 < right], [r for r in vertical if left <= r[0] < right]
+
+        return Drawn(
+            [box for box in self.figures if inside(box)],
+            lambda: [box for box in self.tables() if inside(box)],
+            lambda: [box for box in self.frames() if inside(box)],
+            rules,
+        )
+
 
 NOTHING_DRAWN = Drawn()
 

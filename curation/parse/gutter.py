@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import partial
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -49,12 +49,49 @@ def find_gutter(
         if _centred(body, x) and leaves_free(words, x, height, True, drawn):
             strips = [x]  # full-width rows (a question set across the page) cross the strip
     strip = next((x for x in strips if _two_sided(body, x) or not any(f[0] < x < f[2] for f in drawn.figures)), None)
-    if strip is None or not _two_sided(body, strip):
+    gutter = _before_short_column(body, strip) if strip is not None and _two_sided(body, strip) else None
+    if gutter is not None and any(w.x0 < gutter < w.x1 for w in body):
+        gutter = _by_the_column_rule(words, body, gutter, height, drawn, _middle(left, width))
+    if gutter is None:
         return None
-    gutter = _before_short_column(body, strip)
     if not _columns_of_their_own(body, gutter, _middle(left, width)[1]) or _cells_across(body, gutter, drawn):
         return None
     return gutter
+
+
+def _by_the_column_rule(
+    words: Sequence[Word], body: Sequence[Word], gutter: float, height: float, drawn: Drawn, middle: tuple[int, int]
+) -> float:
+    """Where words cross the gutter found, the column rule drawn down the middle of the page instead, if it leaves the
+    page's columns free and the gutter found does not: rows set across the page (a question, a wide table) cross the
+    true gutter, and can leave the fewest words crossing between a table's columns or inside a column's justified
+    lines. The page's rules are read only here."""
+    if leaves_free(words, gutter, height, True, drawn) or (ruled := _column_rule(body, drawn, *middle)) is None:
+        return gutter
+    if abs(ruled - gutter) <= _NARROWEST_GUTTER / 2 or not _two_sided(body, ruled):
+        return gutter
+    return ruled if leaves_free(words, ruled, height, True, drawn) else gutter
+
+
+def _column_rule(body: Sequence[Word], drawn: Drawn, lo: int, hi: int) -> float | None:
+    """x of a rule drawn down the page between ``lo`` and ``hi``, whole or in pieces at one x (a question set across
+    the page breaks it), beside more than half the body's height, and no side of a ruled table or framed box: the
+    column rule most papers draw in their gutter."""
+    top, foot = min(w.y0 for w in body), max(w.y1 for w in body)
+    pieces = [(x, max(0.0, min(y1, foot) - max(y0, top))) for x, y0, y1 in unboxed_rules(drawn, lambda x: lo <= x <= hi)]
+    length, x = max(((sum(n for r, n in pieces if abs(r - x) <= 1), x) for x, _ in pieces), default=(0.0, None))
+    return x if 2 * length > foot - top else None
+
+
+def unboxed_rules(drawn: Drawn, at: Callable[[float], bool]) -> list[tuple[float, float, float]]:
+    """The vertical rules (x, y0, y1) the page draws at an x that ``at`` takes, save the sides of its ruled tables and
+    framed boxes (within 2 pt): where a column rule can be."""
+    rules = [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if at(x)]
+    boxes = [*drawn.tables(), *drawn.frames()] if rules else []
+    return [
+        (x, y0, y1) for x, y0, y1 in rules
+        if not any(b[0] - 2 <= x <= b[2] + 2 and y0 >= b[1] - 2 and y1 <= b[3] + 2 for b in boxes)
+    ]
 
 
 def _cells_across(body: Sequence[Word], gutter: float, drawn: Drawn) -> bool:
@@ -246,7 +283,7 @@ def leaves_free(
         ruled = partial(_ruled_gutter, [w for w in own if w.x0 >= x], x, drawn)
         if stretches(across, 2 * line) > _FEW_BANDS and not _one_question_across(body, x, across, 2 * line) and not ruled():
             return False  # a one-column page's stems, each over options or a short last line
-        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x, drawn.figures) and not ruled():
+        if 2 * (len(body) - len(own)) > len(body) and not _two_filled_columns(own, x, drawn) and not ruled():
             return False
         body = own
         right = [w for w in body if w.x0 >= x]
@@ -276,13 +313,17 @@ def _one_question_across(body: Sequence[Word], x: float, across: list[tuple[floa
     return any(_two_filled_columns(words, x) for words in between.values())
 
 
-def _two_filled_columns(words: Sequence[Word], x: float, figures: Sequence[Box] = ()) -> bool:
+def _two_filled_columns(words: Sequence[Word], x: float, drawn: Drawn = NOTHING_DRAWN) -> bool:
     """Whether the words left of ``x`` and those right of it each fill a column (``_filled_column``), or a figure
-    stands on that side: two columns under or over a question set across most of the page."""
+    stands on that side: two columns under or over a question set across most of the page. Where both sides hold two
+    rows or more, a ruled table on one side fills it as a figure does (a table's cells are short lines)."""
     left = [w for w in words if w.x1 <= x]
+    right = [w for w in words if w.x0 >= x]
+    tables = (lambda: drawn.tables()) if _two_rows(left) and _two_rows(right) else (lambda: ())
     return (
-        (bool(left) and _filled_column(left, min(w.x0 for w in left)) or _figure_left(figures, x))
-        and (_filled_column([w for w in words if w.x0 >= x], x) or _figure_right(figures, x))
+        (bool(left) and _filled_column(left, min(w.x0 for w in left)) or _figure_left(drawn.figures, x)
+         or _figure_left(tables(), x))
+        and (_filled_column(right, x) or _figure_right(drawn.figures, x) or _figure_right(tables(), x))
     )
 
 
@@ -308,12 +349,10 @@ def _ruled_gutter(words: Sequence[Word], x: float, drawn: Drawn) -> bool:
     )
 
 
-def rules_beside(words: Sequence[Word], drawn: Drawn, most: bool = True) -> list[tuple[float, float, float]]:
-    """The vertical rules (x, y0, y1) the page draws beside more than half the height of ``words`` (not ``most``:
-    beside any of them)."""
+def rules_beside(words: Sequence[Word], drawn: Drawn) -> list[tuple[float, float, float]]:
+    """The vertical rules (x, y0, y1) the page draws beside more than half the height of ``words``."""
     top, foot = min(w.y0 for w in words), max(w.y1 for w in words)
-    least = (foot - top) / 2 if most else 0.0
-    return [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if min(y1, foot) - max(y0, top) > least]
+    return [(x, y0, y1) for x, y0, y1 in drawn.rules()[1] if min(y1, foot) - max(y0, top) > (foot - top) / 2]
 
 
 def _filled_column(words: Sequence[Word], x: float) -> bool:

@@ -25,6 +25,7 @@ from curation.parse.full_width import (
     lines_under_rows,
     merge,
     options_across,
+    outside,
     rows_near,
     run_across,
     tables_across,
@@ -58,9 +59,9 @@ def order_page(
     where they stand. A sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
-                                    beside_gaps=beside_gaps, drawn=drawn)
+                                    beside_gaps=beside_gaps, drawn=drawn.within(0.0, middle))
         right, more = order_page([w for w in words if w.xc >= middle], page, width, height, None, bands, middle,
-                                 beside_gaps, drawn)
+                                 beside_gaps, drawn.within(middle, width))
         for line in right:  # its own columns: -1, 0, 1 on the left page, 2, 3, 4 on the right
             line.column += 3
         return lines + right, columns + more
@@ -94,7 +95,7 @@ def order_page(
     elif body:
         spans = merge(spans + under_balanced_columns(body, page, gutter))
     if body:
-        spans = merge(spans + where_the_column_rule_breaks(body, gutter, drawn))
+        spans = merge(spans + where_the_column_rule_breaks(outside(body, spans), gutter, drawn))
 
     def span_of(w: Word) -> int | None:
         for i, (a, b) in enumerate(spans):

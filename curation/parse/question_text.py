@@ -73,12 +73,13 @@ def _with_words_past_table(
 def _tables_in(
     doc: pymupdf.Document, words: Sequence[list[Word]], regions: Sequence[Region], rules: PageRules, own: list[Word]
 ) -> list[list[Table]]:
-    """The ruled tables of each region, top down: those inside it, and a table holding words of the question
+    """The ruled tables of each region, top down: those inside it or that it lies within (a table's piece whose text
+    stands in one cell: a row's last lines carried over a page break), and a table holding words of the question
     (``own``) that stands mostly outside every region (drawn out past the question's lines), in the first region
     it is found from. A table is found once (as each clip reads it, its box differs a little)."""
-    read = [(page, box, page_tables(doc[page], words[page], box, rules(page), 1))
-            for page, box in ((page, _padded(box)) for page, box in regions)]
-    found = [[t for t in tables if overlaps(box, t.bbox, 0.8)] for _, box, tables in read]
+    read = [(page, box, page_tables(doc[page], words[page], _padded(box), rules(page), 1)) for page, box in regions]
+    found = [[t for t in tables if overlaps(_padded(box), t.bbox, 0.8) or overlaps(t.bbox, box, 0.8)]
+             for _, box, tables in read]
     for here, (page, _, tables) in zip(found, read):
         for table in tables:
             known = [t.bbox for kept in found for t in kept if t.page == page]

@@ -235,7 +235,8 @@ def _spread_reading(
         before = [] if side else carried
         faults = judge(before + first)[0]
         half = [w for w in content if x0 <= w.xc < x1]
-        found, shown = _half_reading(half, page.index, first, faults, (x0, x1, height), before, judge, drawn)
+        found, shown = _half_reading(half, page.index, first, faults, (x0, x1, height), before, judge,
+                                     drawn.within(x0, x1))
         numbered += shown
         if found is None:
             lines += first
