@@ -48,7 +48,10 @@ class Drawn:
 
         def rules() -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
             horizontal, vertical = self.rules()
-            return [r for r in horizontal if left <= (r[1] + r[2]) / 2 < right], [r for r in vertical if left <= r[0] < right]
+            return (
+                [rule for rule in horizontal if left <= (rule[1] + rule[2]) / 2 < right],
+                [rule for rule in vertical if left <= rule[0] < right],
+            )
 
         return Drawn(
             [box for box in self.figures if inside(box)],

@@ -78,7 +78,9 @@ def _column_rule(body: Sequence[Word], drawn: Drawn, lo: int, hi: int) -> float 
     the page breaks it), beside more than half the body's height, and no side of a ruled table or framed box: the
     column rule most papers draw in their gutter."""
     top, foot = min(w.y0 for w in body), max(w.y1 for w in body)
-    pieces = [(x, max(0.0, min(y1, foot) - max(y0, top))) for x, y0, y1 in unboxed_rules(drawn, lambda x: lo <= x <= hi)]
+    pieces = [
+        (x, max(0.0, min(y1, foot) - max(y0, top))) for x, y0, y1 in unboxed_rules(drawn, lambda x: lo <= x <= hi)
+    ]
     length, x = max(((sum(n for r, n in pieces if abs(r - x) <= 1), x) for x, _ in pieces), default=(0.0, None))
     return x if 2 * length > foot - top else None
 
@@ -319,7 +321,7 @@ def _two_filled_columns(words: Sequence[Word], x: float, drawn: Drawn = NOTHING_
     rows or more, a ruled table on one side fills it as a figure does (a table's cells are short lines)."""
     left = [w for w in words if w.x1 <= x]
     right = [w for w in words if w.x0 >= x]
-    tables = (lambda: drawn.tables()) if _two_rows(left) and _two_rows(right) else (lambda: ())
+    tables = drawn.tables if _two_rows(left) and _two_rows(right) else lambda: ()
     return (
         (bool(left) and _filled_column(left, min(w.x0 for w in left)) or _figure_left(drawn.figures, x)
          or _figure_left(tables(), x))
