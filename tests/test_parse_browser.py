@@ -367,6 +367,16 @@ HEADED_CASES = [
     # question 9; the line's part left of the gutter reaches past where the left column's lines end
     (House("paren", (728, 1031), 2, 18, 55, 9.5, 1.45, 12, 12, True, 12, "circled", False, True, True, True, False,
            True, True, bands=True, pictures=True), 26, SERIF),
+    # question 16's options table set across the page, its last row carried atop the next page: that row's first
+    # cell alone crosses the gutter, its last cell ("1256[kHz]") stands right of it, and was read as the right
+    # column's first line (into question 20's first option); where one row crosses the gutter the page's ruled tables
+    # across it are read, every row of them across the page
+    (House("dot", (595, 842), 2, 18, 55, 11, 1.6, 22, 4, False, 6, "circled", False, True, True, True, False, True,
+           True, bands=True, pictures=True), 112, SANS),
+    # the same at a page's foot: question 16's options table across the page, its rows' cells in the right half
+    # read into the right column (question 21's last option)
+    (House("mun", (595, 842), 2, 18, 45, 9.5, 1.6, 14, 12, False, 12, "hangul", False, False, False, False, True,
+           True, True, bands=True, formulas=True), 167, SANS),
 ]
 
 

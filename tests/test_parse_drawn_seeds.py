@@ -65,6 +65,17 @@ PAPERS = [
     # 39); the column rule is looked for in the middle of the strip between the columns
     (House("mun", (595, 842), 2, 24, 45, 11, 1.45, 22, 8, True, 9, "circled", True, True, True, True, True, True,
            justified=True, bands=True), 156),
+    # a first page whose columns hold a question across the page (its options table's rows cross the gutter) and
+    # whose candidate box runs past the right margin: the x fewest words cross was the left column's ragged edge,
+    # taken as off the text's middle (measured to the box's last blank), so the page was read as one column
+    # (questions 1-6 and 12-16 off); the text's edges are where three words reach
+    (House("mun", (595, 842), 2, 24, 55, 9.5, 1.45, 12, 12, True, 12, "hangul", False, True, False, False, True, True,
+           justified=True, bands=True), 286),
+    # a one-column paper's last page holding question 40 alone, its options two to a row: read as two columns, its
+    # markers ran ① ③ ⑤ ② ④ and nothing had the page read again (a question without a run of options was judged
+    # only by its number); markers going down are a fault of the page
+    (House("mun", (728, 1031), 1, 30, 55, 10, 1.45, 14, 0, True, 9, "circled", True, False, True, False, False, True,
+           justified=True, bands=True), 318),
 ]
 
 

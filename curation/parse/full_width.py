@@ -191,16 +191,6 @@ def cells_left_of_the_numbers(words: Sequence[Word], gutter: float) -> bool:
     return edge is not None and sum(1 for row in rows if row[0].x0 < edge - row[0].size) >= 2
 
 
-def a_row_at_the_foot(words: Sequence[Word], spans: Sequence[tuple[float, float]], gutter: float) -> bool:
-    """Whether all that stands under the page's last row across the gutter is two rows at most, the last with words
-    on both sides of the gutter: the head row of a question's table set across the page at its foot ("(가)" over one
-    column, "(나)" over the other; its stem's short last line above it), its body going on overleaf; a page's columns
-    under a question across it run on for rows. The margin counts: a paper without running feet sets its text down
-    to the page's foot."""
-    rows = _rows([w for w in words if w.yc > spans[-1][1] + 1])
-    return 0 < len(rows) <= 2 and any(w.xc < gutter for w in rows[-1]) and any(w.xc >= gutter for w in rows[-1])
-
-
 def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None:
     """Where the right column's question numbers stand: the leftmost start of its lines (in ``rows``, the page's
     rows of words) that open with one."""

@@ -163,8 +163,9 @@ def gutters(words: Sequence[Word], width: float, height: float, left: float = 0.
 
 def _centred(body: Sequence[Word], x: float) -> bool:
     """Whether ``x`` stands in the middle of the text (within 4% of its width), as a gutter between two columns of
-    one width does."""
-    x0, x1 = min(w.x0 for w in body), max(w.x1 for w in body)
+    one width does. The text's edges are where three words reach: a word or two standing out into a margin (a
+    candidate box's blank run past the frame) move no edge."""
+    x0, x1 = sorted(w.x0 for w in body)[2], sorted(w.x1 for w in body)[-3]
     return abs(x - (x0 + x1) / 2) <= _CENTRED * (x1 - x0)
 
 

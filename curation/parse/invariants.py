@@ -110,8 +110,9 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
     are faulty, the pages of the question before a number that does not follow it (the numbers between may lie in
     any of them, read into it) and the page of that number, pages that
     print a question number at a column's edge where no question was read, the pages of a question left without
-    options and of a later one on its page or the next that holds two runs of them, and, with ``markerless``, the pages of a question without
-    markers that another follows and the page after them."""
+    options and of a later one on its page or the next that holds two runs of them, the pages of a question without
+    options whose markers go down to another than ① (a row of options read across a gutter), and, with ``markerless``,
+    the pages of a question without markers that another follows and the page after them."""
     opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in printed_numbers(page.lines))
@@ -127,6 +128,9 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
             suspects.update(line.page for line in block.lines)
             if block.lines[-1].page + 1 < len(pages):  # its options may open the next page, read elsewhere
                 suspects.add(block.lines[-1].page + 1)
+    for block in seg.incomplete:
+        if _out_of_order(block, cut=True):
+            suspects.update(line.page for line in block.lines)
     for prev, block in zip(seg.blocks, seg.blocks[1:]):
         if block.part == prev.part and block.number != prev.number + 1:
             suspects.update({line.page for line in prev.lines} | {block.lines[0].page})
