@@ -377,6 +377,16 @@ HEADED_CASES = [
     # read into the right column (question 21's last option)
     (House("mun", (595, 842), 2, 18, 45, 9.5, 1.6, 14, 12, False, 12, "hangul", False, False, False, False, True,
            True, True, bands=True, formulas=True), 167, SANS),
+    # a last page whose left column holds question 38's box and table, narrow, under its stem's last line in the top
+    # margin, and whose right column opens with that question's last options: the free strip between them is wide,
+    # and its middle, 67 pt left of the paper's gutter, was taken for the gutter (the stem's line crossing it was
+    # read as a row across the page with the options beside it: a reject); a page that leaves the paper's usual
+    # gutter free is read at it
+    (House("mun", (728, 1031), 2, 30, 55, 9.5, 1.6, 22, 4, True, 6, "hangul", True, False, True, False, True, True,
+           True, bands=True, pictures=True), 372, SERIF),
+    # the same with a code box in the left column (question 39's last option went into question 40)
+    (House("paren", (728, 1031), 2, 18, 55, 10, 1.45, 14, 0, True, 9, "circled", True, False, True, True, True, True,
+           True, bands=True, pictures=True), 432, SERIF),
 ]
 
 

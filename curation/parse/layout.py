@@ -139,7 +139,9 @@ def order_pages(
     page read as one column that leaves free the gutter most of the paper's pages share, with words on both sides of
     it, is read at that gutter (a last page whose right column holds one short line is too sparse to bound a column
     of its own); a page of a paper most of whose pages are one column, read as two, is read again with its ruled
-    tables set across the page (a table's rule between its columns can leave a strip free of words)."""
+    tables set across the page (a table's rule between its columns can leave a strip free of words); a page read at
+    a gutter of its own, more than 2 pt from the paper's usual ones, is read at the nearest usual one where that leaves
+    it free (a last page's left column of a narrow box and table leaves a wide strip, whose middle is no gutter)."""
     given = gutters or {}
     shapes = [drawn(index) if drawn else NOTHING_DRAWN for index in range(len(pages))]
     ordered = [
@@ -155,21 +157,37 @@ def order_pages(
                 ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
         elif columns == 2 and one_column_paper and index not in given:
             ordered[index] = order_page(words, index, width, height, drawn=shapes[index], tables=True)
+        elif columns == 2 and index not in given and (gutter := _apart_from(ordered[index][0], usual)) is not None:
+            if leaves_free(words, gutter, height, drawn=shapes[index]):
+                ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
     return ordered
+
+
+def _apart_from(lines: Sequence[Line], usual: Sequence[float]) -> float | None:
+    """The paper's usual gutter nearest a page's, where the page's (where its left column ends) stands more than 2 pt
+    from every usual one; None for a sheet holding two pages (its right page's columns are 2 and up)."""
+    own = _gutter_of(lines)
+    if own is None or not usual or any(abs(own - x) <= 2 for x in usual) or any(line.column > 1 for line in lines):
+        return None
+    return min(usual, key=lambda x: abs(own - x))
 
 
 def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
     """The gutters (where left columns end) of a paper half of whose pages have two columns or more: the one most of
     those share within 2 pt, else each of theirs, the nearest the median first (a page's gutter moves left of a
     short right column's first words, and a page with full-width rows can leave a narrower strip)."""
-    found = [next(line.col_x1 for line in lines if line.column == 0) for lines, columns in ordered
-             if columns == 2 and any(line.column == 0 for line in lines)]
+    found = [x for lines, columns in ordered if columns == 2 and (x := _gutter_of(lines)) is not None]
     if 2 * len(found) < len(ordered):
         return []
     middle = float(np.median(found))
     if 2 * sum(abs(x - middle) <= 2 for x in found) > len(found):
         return [middle]
     return sorted(set(found), key=lambda x: abs(x - middle))
+
+
+def _gutter_of(lines: Sequence[Line]) -> float | None:
+    """Where a page's left column ends, as it was read."""
+    return next((line.col_x1 for line in lines if line.column == 0), None)
 
 
 def _opens_an_item(words: Sequence[Word], a: float, b: float) -> bool:
