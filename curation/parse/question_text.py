@@ -77,10 +77,13 @@ def _tables_in(
     stands in one cell: a row's last lines carried over a page break), and a table holding words of the question
     (``own``) that stands mostly outside every region (drawn out past the question's lines), in the first region
     it is found from. A table is found once (as each clip reads it, its box differs a little)."""
-    read = [(page, box, page_tables(doc[page], words[page], _padded(box), rules(page), 1)) for page, box in regions]
-    found = [[t for t in tables if overlaps(_padded(box), t.bbox, 0.8) or overlaps(t.bbox, box, 0.8)]
-             for _, box, tables in read]
-    for here, (page, _, tables) in zip(found, read):
+    read = []
+    for page, box in regions:
+        padded = _padded(box)
+        read.append((page, box, padded, page_tables(doc[page], words[page], padded, rules(page), 1)))
+    found = [[t for t in tables if overlaps(padded, t.bbox, 0.8) or overlaps(t.bbox, box, 0.8)]
+             for _, box, padded, tables in read]
+    for here, (page, _, _, tables) in zip(found, read):
         for table in tables:
             known = [t.bbox for kept in found for t in kept if t.page == page]
             if not any(overlaps(box, table.bbox, 0.8) for box in known) and any(table.holds(w) for w in own):
