@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 import pymupdf
 
+from curation.readers.overprint import printed_once
+
 if TYPE_CHECKING:
     from curation.core.item import Repair
 
@@ -198,13 +200,11 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
 
 
 def _words(raw: dict, index: int) -> list[Word]:
+    lines = [line for block in raw["blocks"] for line in block.get("lines", ())
+             if abs(line["dir"][1]) <= 0.02 and line["dir"][0] > 0]
     words: list[Word] = []
-    for block in raw["blocks"]:
-        for line in block.get("lines", ()):
-            dx, dy = line["dir"]
-            if abs(dy) > 0.02 or dx <= 0:
-                continue
-            words.extend(_line_words(line, index))
+    for line in printed_once(lines):
+        words.extend(_line_words(line, index))
     return words
 
 

@@ -4,7 +4,13 @@ places the original pages as they are): the parser must read every copy as it re
 
 from __future__ import annotations
 
+import re
+
 import pymupdf
+
+# What papers set in bold: the question's number at the head of its line, and the words that turn the question
+# ("옳지 않은 것은?").
+_BOLD = re.compile(r"^\s*\d{1,3}[.)]|옳지\s*않은|옳은|틀린|아닌|않는|적절하지\s*않은|적절한|모두\s*고른")
 
 
 def wider_margins(src: pymupdf.Document) -> pymupdf.Document:
@@ -65,4 +71,24 @@ def print_bleed(src: pymupdf.Document, pad: float = 36) -> pymupdf.Document:
     return out
 
 
-REMAKES = [wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed]
+def overprinted_bold(src: pymupdf.Document, offset: float = 0.3, bold: re.Pattern = _BOLD) -> pymupdf.Document:
+    """Each page as it is, with what papers set in bold (``bold``'s matches in each line) printed again ``offset``
+    pt to the right, glyph by glyph after the page's text, as producers whose face has no bold cut make it bold
+    (faux bold by overlay)."""
+    out = pymupdf.open()
+    for page in src:
+        sheet = out.new_page(width=page.rect.width, height=page.rect.height)
+        sheet.show_pdf_page(sheet.rect, src, page.number)
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", ()):
+                chars = [(ch, span["size"]) for span in line["spans"] for ch in span["chars"]]
+                text = "".join(ch["c"] for ch, _ in chars)
+                for found in bold.finditer(text):
+                    for ch, size in chars[found.start():found.end()]:
+                        if not ch["c"].isspace():
+                            x, y = ch["origin"]
+                            sheet.insert_text((x + offset, y), ch["c"], fontname="korea", fontsize=size)
+    return out
+
+
+REMAKES = [wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed, overprinted_bold]
