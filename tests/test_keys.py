@@ -4,10 +4,13 @@ rendered page; counts are per (session, form, subject) group."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
+import pymupdf
 import pytest
 from conftest import realdata_path
+from support.remakes import overprinted_bold
 
 from curation.core.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
@@ -267,6 +270,18 @@ HEALTHEX_GROUPS = {
 
 def healthex_expected_groups() -> dict:
     return {(s, f, subj): 20 for s, subjects in HEALTHEX_GROUPS.items() for f in "AB" for subj in subjects}
+
+
+@pytest.mark.parametrize("name", ["cpa_2024_r59_1st_all-subjects_final_key.pdf",
+                                  "healthex_2020_s1+s2_AB_final_key.pdf", "nurseaide_2022H1_even_key.pdf"])
+def test_a_text_key_set_in_faux_bold_reads_as_published(name, tmp_path):
+    """Every glyph of the key printed again 0.3 pt to the right, as producers set bold without a bold face: the
+    copies are one character each ("③③" had been an answer cell outside 1..5)."""
+    published = realdata_path("pdf", name)
+    copy = tmp_path / "bold.pdf"
+    with pymupdf.open(published) as src, overprinted_bold(src, bold=re.compile(r"\S+")) as made:
+        made.save(copy)
+    assert read_key(copy).entries == read_key(published).entries
 
 
 def test_healthex_final_text_key():

@@ -18,7 +18,7 @@ from curation.keys.text_table import CellError, read_rows
 from curation.readers.hwp_pictures import hwp_pictures
 from curation.readers.hwpx import is_hwpx
 from curation.readers.pdf import upright
-from curation.readers.words import Word
+from curation.readers.words import spaced_words
 from curation.sources.filetype import describe, sniff_file
 
 MANY_PATHS = 200  # a page of outlined glyphs has thousands; a ruled text table a few dozen
@@ -125,9 +125,7 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
             with _page_read(path, index):
                 page = document[index]
                 texts.append(page.get_text())
-                pages.append(join_wrapped_cells(group_rows(
-                    [Word(*w[:5], size=w[3] - w[1]) for w in page.get_text("words")]
-                )))
+                pages.append(join_wrapped_cells(group_rows(spaced_words(page))))
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:

@@ -199,6 +199,33 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
         return _words(page.get_text("rawdict", flags=_FLAGS), page.number if page_index is None else page_index)
 
 
+def spaced_words(page: pymupdf.Page) -> list[Word]:
+    """The text layer's words as its spaces split them, what PyMuPDF's ``get_text("words")`` gives (rotated text
+    too, each word's size its height), but with each character printed once: the reading of answer-key tables."""
+    with _collector_paused():
+        raw = page.get_text("rawdict", flags=_FLAGS)
+    words: list[Word] = []
+    for line in printed_once([line for block in raw["blocks"] for line in block.get("lines", ())]):
+        chars: list[dict] = []
+        for span in line["spans"]:
+            for ch in span["chars"]:
+                if not ch["c"].isspace():
+                    chars.append(ch)
+                elif chars:
+                    words.append(_spaced_word(chars, page.number))
+                    chars = []
+        if chars:
+            words.append(_spaced_word(chars, page.number))
+    return words
+
+
+def _spaced_word(chars: list[dict], page_index: int) -> Word:
+    x0 = min(ch["bbox"][0] for ch in chars)
+    y0 = min(ch["bbox"][1] for ch in chars)
+    y1 = max(ch["bbox"][3] for ch in chars)
+    return Word(x0, y0, max(ch["bbox"][2] for ch in chars), y1, "".join(ch["c"] for ch in chars), y1 - y0, page_index)
+
+
 def _words(raw: dict, index: int) -> list[Word]:
     lines = [line for block in raw["blocks"] for line in block.get("lines", ())
              if abs(line["dir"][1]) <= 0.02 and line["dir"][0] > 0]
