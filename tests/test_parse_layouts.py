@@ -191,9 +191,9 @@ def test_a_short_right_column_is_read_at_the_gutter_not_inside_itself(tmp_path):
 
 
 def test_a_page_no_reading_fits_becomes_rejects_and_the_next_page_starts_clean(tmp_path):
-    """A page whose text layer prints every glyph twice (faux bold by overprinting) gives each question two
-    runs of markers however it is read: its numbers become rejects naming the page, and the questions of the
-    next page are read as ever."""
+    """A page whose text layer holds it twice, the copy 3 pt to the right (two layers of one page, too far apart
+    to be one glyph printed bold), gives each question two runs of markers however it is read: its numbers
+    become rejects naming the page, and the questions of the next page are read as ever."""
     from curation.parse.reading import LOST_REASON
 
     doc = pymupdf.open()
@@ -201,7 +201,7 @@ def test_a_page_no_reading_fits_becomes_rejects_and_the_next_page_starts_clean(t
     page = two_column_page(doc, [short(n) for n in range(13, 19)], [short(n) for n in range(19, 25)])
     overprint = pymupdf.open()
     two_column_page(overprint, [short(n) for n in range(13, 19)], [short(n) for n in range(19, 25)])
-    page.show_pdf_page(page.rect + (0.4, 0, 0.4, 0), overprint, 0)
+    page.show_pdf_page(page.rect + (3, 0, 3, 0), overprint, 0)
     two_column_page(doc, [short(n) for n in range(25, 31)], [short(n) for n in range(31, 37)])
     doc.save(tmp_path / "overprinted.pdf")
     result = parse_paper(tmp_path / "overprinted.pdf")
