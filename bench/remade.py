@@ -1,7 +1,7 @@
 """Every real text-layer paper re-made as other producers and printers make them (tests/support/remakes.py:
 wider margins, a larger sheet, pages stored turned, two pages to a sheet, a print shop's bleed, bold printed
-twice), parsed, and scored against the parse of the paper as published: items with the same number, stem and
-options.
+twice, a watermark set level), parsed, and scored against the parse of the paper as published: items with the
+same number, stem and options.
 
     PYTHONPATH=. python bench/remade.py [PDF ...]
 

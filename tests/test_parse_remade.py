@@ -1,6 +1,6 @@
 """Real papers re-made as other producers and printers make them parse to the same items as the papers as
 published: wider margins, a larger sheet, pages stored turned, two pages to a sheet, a print shop's bleed,
-bold printed twice (tests/support/remakes.py)."""
+bold printed twice, a watermark set level (tests/support/remakes.py)."""
 
 from __future__ import annotations
 

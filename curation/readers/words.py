@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 import pymupdf
 
 from curation.readers.overprint import printed_once
+from curation.readers.watermarks import without_watermarks
 
 if TYPE_CHECKING:
     from curation.core.item import Repair
@@ -230,7 +231,7 @@ def _words(raw: dict, index: int) -> list[Word]:
     lines = [line for block in raw["blocks"] for line in block.get("lines", ())
              if abs(line["dir"][1]) <= 0.02 and line["dir"][0] > 0]
     words: list[Word] = []
-    for line in printed_once(lines):
+    for line in printed_once(without_watermarks(lines)):
         words.extend(_line_words(line, index))
     return words
 
