@@ -1,12 +1,16 @@
-"""Builds curation/parse/line_breaks.tsv: for each pair of Hangul syllables that formal written Korean sets
-side by side at least ``MIN_COUNT`` times, one way at least ``SKEW`` times as often as the other, whether that
-way has a space between them (``1``) or not (``0``); the parser reads a line break between them so where the
-text layer has no space character (curation.parse.line_breaks). A pair written both ways ("의회" the word, "의
-회원" two) is left to the parser's rule of particles and endings.
+"""Builds curation/parse/line_breaks.tsv: how formal written Korean sets a line break's neighbourhood, for the parser
+to read a break where the text layer has no space character (curation.parse.line_breaks).
+
+Each row is a context and its log-odds of a space: the last ``a`` Hangul syllables before a position between two
+syllables and the first ``b`` after it (each 0 to 3, within one word of the text either side: ``법을|적``, ``을|``,
+``|적용``), and ln((spaced + 1/2) / (joined + 1/2)) over the positions of the text that context holds, kept where it
+holds ``MIN_COUNT`` or more. The parser adds the log-odds of the contexts a break has and reads a space where the
+sum is above 0: a word's last syllables ("...하였다|") and the next one's first ("|그러나") say more together
+than the two syllables either side alone.
 
 The text: the statutes and bills and the KorQuAD paragraphs and questions of ../shared/realdata/web. Not the
-news comments (their spacing is loose), not the KMMLU rows (bench/typeset.py scores line breaks against them),
-and no exam paper.
+news comments (their spacing is loose), not the KMMLU rows (bench/typeset.py and tests score line breaks against
+them), and no exam paper.
 
     python bench/line_break_counts.py [--out PATH]
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import unicodedata
@@ -25,12 +30,11 @@ from typing import Iterator
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from curation.parse.line_breaks import RESOURCE  # noqa: E402
+from curation.parse.line_breaks import LONGEST, RESOURCE  # noqa: E402
 
 WEB = REPO.parent / "shared" / "realdata" / "web"
-MIN_COUNT = 2
-SKEW = 3  # a pair is kept only where one way is written at least this many times as often as the other
-_PAIR = re.compile(r"([가-힣])( ?)(?=([가-힣]))")
+MIN_COUNT = 5
+_RUN = re.compile(r"[가-힣]+(?: [가-힣]+)*")  # Hangul words with single spaces between
 
 
 def formal_texts() -> Iterator[str]:
@@ -42,6 +46,17 @@ def formal_texts() -> Iterator[str]:
             yield from (qa["question"] for qa in paragraph["qas"])
 
 
+def positions(run: str) -> Iterator[tuple[str, str, bool]]:
+    """Each position between two syllables of ``run``: the word's syllables before it, the next word's (or the same
+    word's) after it, and whether a space stands there."""
+    words = run.split(" ")
+    for k, word in enumerate(words):
+        for cut in range(1, len(word)):
+            yield word[:cut], word[cut:], False
+        if k + 1 < len(words):
+            yield word, words[k + 1], True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=RESOURCE)
@@ -49,14 +64,18 @@ def main() -> None:
     joined: Counter[str] = Counter()
     spaced: Counter[str] = Counter()
     for text in formal_texts():
-        for match in _PAIR.finditer(unicodedata.normalize("NFC", text)):
-            (spaced if match.group(2) else joined)[match.group(1) + match.group(3)] += 1
-    pairs = sorted(
-        p for p in set(joined) | set(spaced)
-        if joined[p] + spaced[p] >= MIN_COUNT and max(joined[p], spaced[p]) >= SKEW * min(joined[p], spaced[p])
+        for run in _RUN.findall(unicodedata.normalize("NFC", text)):
+            for before, after, space in positions(run):
+                counts = spaced if space else joined
+                for a in range(min(len(before), LONGEST) + 1):
+                    for b in range(min(len(after), LONGEST) + 1):
+                        if a or b:
+                            counts[f"{before[len(before) - a:]}|{after[:b]}"] += 1
+    kept = sorted(c for c in set(joined) | set(spaced) if joined[c] + spaced[c] >= MIN_COUNT)
+    args.out.write_text(
+        "".join(f"{c}\t{math.log((spaced[c] + 0.5) / (joined[c] + 0.5)):.1f}\n" for c in kept), encoding="utf-8"
     )
-    args.out.write_text("".join(f"{p}\t{int(spaced[p] > joined[p])}\n" for p in pairs), encoding="utf-8")
-    print(f"{args.out}: {len(pairs)} syllable pairs, {sum(spaced[p] > joined[p] for p in pairs)} spaced")
+    print(f"{args.out}: {len(kept)} contexts")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""A line break between two Hangul syllables where the text layer has no space character: what written Korean
-sets between them (curation/parse/line_breaks.tsv, bench/line_break_counts.py), else the rule of particles."""
+"""A line break where the text layer has no space character: what written Korean sets in the neighbourhood of the
+two words (curation/parse/line_breaks.tsv, bench/line_break_counts.py), else the rule of particles."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import re
 
 import pytest
 from conftest import realdata_path
+from support.typeset_papers import HOUSES, as_set, kmmlu_rows, typeset
 
 from curation.parse.blocks import compose
-from curation.parse.line_breaks import break_between
+from curation.parse.paper import parse_paper
 from curation.parse.routes import parse
 from curation.readers.words import Word
 
@@ -23,20 +24,26 @@ def test_a_break_reads_as_written_korean_sets_the_two_syllables():
     assert broken("수", "있다고") == "수 있다고"  # "측정할 수|있다고": the rule of particles had no space
     assert broken("나오지", "않는다") == "나오지 않는다"
     assert broken("장에", "게") == "장에게"  # a particle split across the break: none (the rule had one)
-    assert broken("습", "득된다고") == "습득된다고"  # a pair too rare to tell: the rule, a break inside a word
+    assert broken("습", "득된다고") == "습득된다고"
     assert broken("거부·", "방해") == "거부·방해"  # a middle dot joins the words it stands between
 
 
-def test_a_pair_written_both_ways_is_left_to_the_rule_of_particles():
-    assert break_between("과", "제") is None  # "과제" is a word, "조건과 제도" two
-    assert broken("조건과", "제도") == "조건과 제도"
+def test_the_words_either_side_say_more_than_the_two_syllables():
+    """The two syllables alone ("히|인", "닌|것", "각|수") had read the other way; a word's last syllables and the
+    next one's first say which (each broken line below read so before)."""
+    assert broken("충분히", "인식하면서도") == "충분히 인식하면서도"
+    assert broken("아닌", "것은?") == "아닌 것은?"
+    assert broken("사형", "또는") == "사형 또는"
+    assert broken("현재", "유효이자율은") == "현재 유효이자율은"
+    assert broken("냉각", "수") == "냉각수"
 
 
 @pytest.mark.realdata
 def test_the_cpa_paper_reads_its_spaces_at_line_breaks_as_its_hwp_twin_has_them():
     """The CPA 2024 paper's PDF breaks lines without space characters; its HWP twin holds the text as typed.
     With the rule of particles alone 230 of the 278 stems and options without tables read the same, spaces
-    included; with the written pairs 246 (244 of 276 since questions 31 and 32 carry their shared data, a table)."""
+    included; with the written pairs of syllables 246 (244 of 276 since questions 31 and 32 carry their shared
+    data, a table); with the words' neighbourhoods 255 of 276."""
     folder = realdata_path("pdf")
     pdf = {i.number: i for r in parse(folder / "cpa_2024_r59_1st_s3_acct_form1_q.pdf", ocr="never") for i in r.items}
     hwp = {i.number: i for r in parse(folder / "cpa_2024_r59_1st_s3_acct_form1_q.hwp") for i in r.items}
@@ -48,4 +55,22 @@ def test_the_cpa_paper_reads_its_spaces_at_line_breaks_as_its_hwp_twin_has_them(
         if "|" not in a
     ]
     assert len(pairs) == 276
-    assert sum(spaced(a) == spaced(b) for a, b in pairs) >= 244
+    assert sum(spaced(a) == spaced(b) for a, b in pairs) >= 255
+
+
+@pytest.mark.realdata
+def test_typeset_kmmlu_rows_read_with_their_spaces(tmp_path):
+    """400 KMMLU rows (typed by people, none of them counted) set in two columns on A4, where lines break at any
+    syllable: stems and options read with the spaces as typed, 1,828 of 2,000 with the pairs of syllables, 1,882
+    with the words' neighbourhoods."""
+    house = HOUSES["two columns, A4"]
+    rows = kmmlu_rows(realdata_path("kmmlu"))[:400]
+    same = 0
+    for start in range(0, 400, 40):
+        questions = rows[start:start + 40]
+        items = {item.number: item for item in parse_paper(typeset(questions, house, tmp_path / f"{start}.pdf")).items}
+        for number, question in enumerate(as_set(questions, house), 1):
+            item = items[number]
+            pairs = [(item.question, question.printed_stem), *zip(item.options, question.options)]
+            same += sum(re.sub(r"\s+", " ", a).strip() == re.sub(r"\s+", " ", b).strip() for a, b in pairs)
+    assert same >= 1882

@@ -166,14 +166,15 @@ def _is_marker(words: Sequence[Word], pos: int) -> bool:
 def _line_break(prev: Word, nxt: Word) -> str:
     """What a line break between two words stands for. The text layer's trailing space says so when it
     has one. Otherwise, between two Hangul syllables, Hancom may have broken the line inside a word
-    (``습|득된다고``) or between words (``평균법을|적용하고``): the break is what written Korean most often
-    sets between the two syllables (``curation.parse.line_breaks``); for a pair too rare to tell, a line
+    (``습|득된다고``) or between words (``평균법을|적용하고``): the break is what written Korean sets in the
+    words' neighbourhood (``curation.parse.line_breaks``: "충분히|인식" a space); where it has no count, a line
     ending on a particle or ending is taken as a word break, any other syllable as a break inside a word.
-    Other breaks are spaces."""
+    Other breaks are spaces (after a number or a Latin word a line breaks as often between a table's cells,
+    "$7,000|부 채", as before a particle, "B|와의")."""
     if prev.space_after:
         return " "
     if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
-        if (written := break_between(prev.text[-1], nxt.text[0])) is not None:
+        if (written := break_between(prev.text, nxt.text)) is not None:
             return written
         # A line that ends on a particle or verb ending most likely ended a word there.
         return " " if prev.text[-1] in _WORD_FINAL and len(prev.text) > 1 else ""

@@ -1,29 +1,47 @@
 """What a line break between two Hangul syllables stands for, where the text layer does not say (no space
-character at the line's end): whether written Korean sets those two syllables clearly more often with a space
-between them or without, counted by
-``bench/line_break_counts.py`` into ``line_breaks.tsv`` from formal Korean text (statutes, bills and encyclopedia
-paragraphs of ../shared/realdata/web; no exam paper and no KMMLU row)."""
+character at the line's end): whether formal written Korean sets that neighbourhood with a space or without. The
+contexts are a word's last syllables and the next one's first (up to ``LONGEST`` each, one side may be none),
+counted by ``bench/line_break_counts.py`` into ``line_breaks.tsv`` from statutes, bills and encyclopedia
+paragraphs of ../shared/realdata/web (no exam paper and no KMMLU row), each with its log-odds of a space; a break
+reads as a space where the log-odds of the contexts it has add up to more than 0."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 RESOURCE = Path(__file__).with_name("line_breaks.tsv")
+LONGEST = 3  # syllables a context takes on either side
+_LAST = re.compile(r"[가-힣]{1,%d}$" % LONGEST)
+_FIRST = re.compile(r"^[가-힣]{1,%d}" % LONGEST)
 
 
 @cache
-def _spaced() -> dict[str, bool]:
-    """Syllable pair -> whether it is written with a space between more often than without."""
-    pairs = {}
+def _log_odds() -> dict[str, float]:
+    """Context ("법을|적", "을|", "|적용") -> ln of how much more often written Korean has a space there than not."""
+    odds = {}
     for row in RESOURCE.read_text(encoding="utf-8").splitlines():
-        pair, spaced = row.split("\t")
-        pairs[pair] = spaced == "1"
-    return pairs
+        context, value = row.split("\t")
+        odds[context] = float(value)
+    return odds
 
 
-def break_between(last: str, first: str) -> str | None:
-    """" " or "" for a line break between syllables ``last`` and ``first`` where written text says which, else
-    None (a pair too rare to tell)."""
-    spaced = _spaced().get(last + first)
-    return None if spaced is None else (" " if spaced else "")
+def break_between(before: str, after: str) -> str | None:
+    """" " or "" for a line break between the words ``before`` and ``after`` (Hangul either side of it) where
+    written text says which, else None (no context of theirs counted often enough)."""
+    last = _LAST.search(before)
+    first = _FIRST.match(after)
+    if last is None or first is None:
+        return None
+    last_syllables, first_syllables = last.group(), first.group()
+    odds = _log_odds()
+    found = [
+        odds[context]
+        for a in range(len(last_syllables) + 1)
+        for b in range(len(first_syllables) + 1)
+        if (a or b) and (context := f"{last_syllables[len(last_syllables) - a:]}|{first_syllables[:b]}") in odds
+    ]
+    if not found:
+        return None
+    return " " if sum(found) > 0 else ""
