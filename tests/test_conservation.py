@@ -96,6 +96,35 @@ def test_questions_on_a_lost_page_become_rejects_and_the_key_catches_a_lost_last
     assert {r.number for r in unkeyed.rejects if r.reason == MISSING_REASON} == lost_middle
 
 
+@pytest.mark.realdata
+@pytest.mark.parametrize("stem, lost", [("nurseaide_2022H1_even_q", 4), ("eip_2024_r1_written_q+a", 3)])
+def test_a_lost_page_of_twelve_or_more_questions_leaves_the_rest_of_the_paper(stem, lost, tmp_path):
+    """A page lost from a paper of short questions (12 on the nurse-aide page, 18 on the information-processing
+    one): its questions become rejects, and every question after it is read as in the whole paper (before,
+    the nurse-aide paper ended at question 23 and the 77 after it were neither items nor rejects)."""
+    whole = parse_paper(realdata_path("pdf", stem + ".pdf"))
+    on_lost = {i.number for i in whole.items if i.page == lost} - {i.number for i in whole.items if i.page != lost}
+    assert len(on_lost) >= 12
+    cut = parse_paper(_without_pages(realdata_path("pdf", stem + ".pdf"), tmp_path / "cut.pdf", [lost - 1]))
+    assert {r.number for r in cut.rejects if r.reason == MISSING_REASON} == on_lost
+    same = {i.number: (i.question, i.options) for i in whole.items}
+    read = {i.number: (i.question, i.options) for i in cut.items}
+    assert read == {n: text for n, text in same.items() if n not in on_lost}
+
+
+@pytest.mark.realdata
+def test_a_lost_page_where_a_subject_begins_leaves_the_subject(tmp_path):
+    """KSPO numbers each subject 1-20: with the page lost that holds one subject's question 20 and the next
+    subject's 1-6 (and its heading), the next subject is read from its question 7 (before, numbering that
+    started again at 7 was no new part, and the subject's 20 questions were neither items nor rejects)."""
+    path = realdata_path("pdf", "healthex_2016_s2_A_q.pdf")
+    whole = parse_paper(path)
+    cut = parse_paper(_without_pages(path, tmp_path / "cut.pdf", [6]))
+    assert [r.number for r in cut.rejects if r.reason == MISSING_REASON] == [1, 2, 3, 4, 5, 6]
+    kept = [(i.number, i.question, i.options) for i in whole.items if i.page != 7]
+    assert [(i.number, i.question, i.options) for i in cut.items] == kept
+
+
 def test_the_cover_count_extends_the_numbering():
     assert cover_count("제1교시 총 40문항 시험시간 50분") == 40
     assert cover_count("문항 수 : 25 문항") == 25
@@ -120,6 +149,11 @@ def test_numbers_printed_after_the_last_question_read_are_rejects():
                                printed=[(5, 19)])
     assert [r.number for r in missing_rejects("paper.pdf", [first, second], key=None, session=None, form=None,
                                               cover=None, printed=[(3, 19), (3, 20)])] == [19, 20]
+    # Numbers printed on past the last read, each a few past the one before, all count: pages read wrong one
+    # after another print them still.
+    rejects = missing_rejects("paper.pdf", [part], key=None, session=None, form=None, cover=None,
+                              printed=[(5, 40), (6, 47), (7, 55), (8, 70)])
+    assert [r.number for r in rejects] == list(range(39, 56))
 
 
 def test_a_question_not_read_is_named_under_the_subject_it_falls_in():

@@ -22,7 +22,8 @@ from curation.keys.model import normalise_form, subject_key
 
 MISSING_REASON = "printed question without an item"
 
-_TRAILING = 10  # a number printed this far at most past a part's last question read is one of its questions
+# A number printed this far at most past the part's last question read, or past such a number, is one of its questions.
+_TRAILING = 10
 _COVER_COUNT = re.compile(r"총\s*(\d{1,3})\s*문항|문항\s*수\s*[:：]?\s*(\d{1,3})\s*(?:문항|개)?")
 
 
@@ -60,11 +61,16 @@ def expected_numbers(
 ) -> tuple[set[int], list[str]]:
     """The numbers this part prints, and what said so (``numbering``, ``key``, ``cover``, ``pages``: the question
     numbers ``printed`` at a column's edge on the pages after where the part's reading stopped, up to the next
-    part's, a few past its last)."""
+    part's, that run on from its last, each a few past the one before)."""
     read = set(part.pages)
-    expected = set(range(min(read), max(read) + 1))
+    expected = set(range(1 if part.index else min(read), max(read) + 1))  # numbering that starts again starts at 1
     said = ["numbering"]
-    after = [n for n in printed if max(read) < n <= max(read) + _TRAILING]
+    after = []  # the numbers printed on from the last read, each a few past the one before
+    reach = max(read)
+    for number in sorted(set(printed)):
+        if reach < number <= reach + _TRAILING:
+            after.append(number)
+            reach = number
     if after:
         expected |= set(range(max(read) + 1, max(after) + 1))
         said.append("pages")

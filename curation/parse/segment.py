@@ -110,8 +110,9 @@ def is_heading(line: Line, body_size: float) -> bool:
 # Numbering that starts again at 1 after a complete question numbered at least this is the next subject,
 # even when its heading was not read (an OCR'd page whose title came out as junk).
 RESTART_AFTER = 10
-# The most questions one lost or misread page can hold (two columns of short items).
-MAX_JUMP = 12
+# The most questions one lost or misread page can hold (two columns of short items; the information-processing
+# papers print 18 on a page).
+MAX_JUMP = 25
 
 
 # A notice before the paper quotes at most this many of its questions (an erratum's "변경 전" and "변경 후").
@@ -195,6 +196,22 @@ def _segment(
                     return True
         return False
 
+    def jumps_to(number: int, last: Block, at: int) -> bool:
+        """Whether ``number``, higher than the next after the ``last`` question read, resumes the paper: the numbers
+        missing could stand on the pages between (each page read wrong or lost holds at most ``MAX_JUMP``), and the
+        paper goes on from it."""
+        pages = max(1, lines[at].page - last.lines[0].page)
+        return last.number + 1 < number <= last.number + 1 + MAX_JUMP * pages and resumes_at(number, at)
+
+    def restarts_at(number: int, last: Block, at: int) -> bool:
+        """Whether ``number`` opens the next part's numbering (the next subject's), after a heading or a part of
+        ``RESTART_AFTER`` questions or more: 1, or, the page holding the part's first questions read wrong or
+        lost, a lower number the pages between could reach, from which the paper goes on."""
+        if not (heading_since_last or last.number >= RESTART_AFTER):
+            return False
+        pages = max(1, lines[at].page - last.lines[0].page)
+        return number == 1 or number < last.number and number <= 1 + MAX_JUMP * pages and resumes_at(number, at)
+
     def options_ahead(at: int) -> bool:
         """Whether a run printed as options stands between line ``at`` and the next question number."""
         probe = Block(0, part, None, [], indent=indent)
@@ -272,19 +289,19 @@ def _segment(
         if start is not None:
             number, skip, first = start
             if cur is None:
-                restart = number == 1 and (heading_since_last or (blocks and blocks[-1].number >= RESTART_AFTER))
+                restart = bool(blocks) and restarts_at(number, blocks[-1], at)
                 last = blocks[-1].number if blocks else 0
-                jump = bool(blocks) and last + 1 < number <= last + MAX_JUMP and resumes_at(number, at)
+                jump = bool(blocks) and jumps_to(number, blocks[-1], at)
                 if not blocks or number == last + 1 or restart or jump:
-                    if number == 1 and blocks:
+                    if restart:
                         part += 1
                     cur = open_block(number, line, skip, first)
                     continue
             elif cur.complete:
-                jump = cur.number + 1 < number <= cur.number + MAX_JUMP and resumes_at(number, at)
-                if number == cur.number + 1 or jump or (number == 1 and (heading_since_last or cur.number >= RESTART_AFTER)):
+                restart = restarts_at(number, cur, at)
+                if number == cur.number + 1 or jumps_to(number, cur, at) or restart:
                     close(cur)
-                    if number == 1:
+                    if restart:
                         part += 1
                     cur = open_block(number, line, skip, first)
                     continue

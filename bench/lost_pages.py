@@ -1,0 +1,77 @@
+"""Every question page of every real text-layer paper lost in turn (the paper saved without it), parsed, and
+held against the parse of the whole paper: the questions of the whole paper that are neither an item nor a
+reject (lost silently), and the items of the other pages that changed.
+
+    PYTHONPATH=. python bench/lost_pages.py [PDF ...]
+
+A page read wrong ends the same way as a lost one when no reading of it fits (its numbers become rejects); what
+this measures is whether the rest of the paper survives it. A lost last page of a part, or first page of a
+paper, leaves nothing that says its questions were printed unless a key or a cover count does: those are lost
+silently here by construction (no key is given), and counted apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pymupdf
+from rich.console import Console
+from rich.table import Table
+
+from curation.core.errors import InputError
+from curation.parse.paper import ParseResult, parse_paper
+
+ROOT = Path(__file__).resolve().parents[1]
+REALDATA = ROOT.parent / "shared" / "realdata" / "pdf"
+COLUMNS = ("pages", "silent pages", "silent", "at an end", "changed")
+
+
+def printed(result: ParseResult) -> Counter[int]:
+    """Each number the parse accounts for, items and rejects, as often as it does (parts repeat numbers)."""
+    return Counter(item.number for item in result.items) + Counter(reject.number for reject in result.rejects)
+
+
+def without_page(path: Path, page: int, dest: Path) -> Path:
+    with pymupdf.open(path) as doc:
+        doc.delete_page(page)
+        doc.save(dest)
+    return dest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("papers", nargs="*", type=Path)
+    args = parser.parse_args()
+    papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
+    table = Table(title="each question page lost in turn")
+    for col in ("paper", "pages lost", "with a silent loss", "lost silently", "of them at an end", "items changed"):
+        table.add_column(col, justify="left" if col == "paper" else "right")
+    totals = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in papers:
+            try:
+                whole = parse_paper(path)
+            except InputError:
+                continue  # not a text-layer multiple-choice paper
+            row = Counter()
+            for page in sorted({item.page for item in whole.items}):
+                cut = parse_paper(without_page(path, page - 1, Path(tmp) / "cut.pdf"))
+                lost = printed(whole) - printed(cut)
+                # at an end: past the last number read before it, or before the first after it, within its part
+                ends = {n for n in lost if all(i.number < n for i in cut.items if i.page < page) or all(
+                    i.number > n for i in cut.items if i.page >= page)}
+                kept = Counter((i.number, i.question, i.options) for i in cut.items)
+                changed = sum(1 for i in whole.items if i.page != page and not kept[(i.number, i.question, i.options)])
+                row.update({"pages": 1, "silent pages": bool(lost), "silent": lost.total(),
+                            "at an end": sum(lost[n] for n in ends), "changed": changed})
+            totals.update(row)
+            table.add_row(path.stem[:40], *(str(row[k]) for k in COLUMNS))
+    table.add_row("all", *(str(totals[k]) for k in COLUMNS))
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
