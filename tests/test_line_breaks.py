@@ -38,6 +38,13 @@ def test_the_words_either_side_say_more_than_the_two_syllables():
     assert broken("냉각", "수") == "냉각수"
 
 
+def test_a_particle_alone_joins_a_bracket_a_latin_letter_or_a_hanja():
+    assert broken("(TGA)", "으로") == "(TGA)으로"
+    assert broken("척도 B", "와의") == "척도 B와의"
+    assert broken("甲", "의") == "甲의"
+    assert broken("1,500", "이") == "1,500 이"  # after a number, as often a table's next cell ("이 익 잉 여")
+
+
 @pytest.mark.realdata
 def test_the_cpa_paper_reads_its_spaces_at_line_breaks_as_its_hwp_twin_has_them():
     """The CPA 2024 paper's PDF breaks lines without space characters; its HWP twin holds the text as typed.

@@ -22,6 +22,12 @@ MIN_OPTIONS = 4
 MAX_OPTIONS = 5
 _HANGUL = re.compile(r"[가-힣]")
 _WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
+# A word that is a particle alone (or the copula), which written Korean sets against what it follows.
+_PARTICLE = re.compile(
+    r"(?:은|는|이|가|을|를|의|에|와|과|도|만|로|으로|에서|에게|에는|와의|과의|로서|으로서|이다|이며|이고)[.,)]?"
+)
+# What a particle joins across a line break: a closing bracket or quote, a Latin or Greek letter, a Hanja (甲, 乙).
+_TAKES_A_PARTICLE = re.compile(r"[)\]’”A-Za-z\u0370-\u03ff\u4e00-\u9fff]$")
 
 
 @dataclass(slots=True)
@@ -169,8 +175,9 @@ def _line_break(prev: Word, nxt: Word) -> str:
     (``습|득된다고``) or between words (``평균법을|적용하고``): the break is what written Korean sets in the
     words' neighbourhood (``curation.parse.line_breaks``: "충분히|인식" a space); where it has no count, a line
     ending on a particle or ending is taken as a word break, any other syllable as a break inside a word.
-    Other breaks are spaces (after a number or a Latin word a line breaks as often between a table's cells,
-    "$7,000|부 채", as before a particle, "B|와의")."""
+    A particle alone after a bracket, a Latin letter or a Hanja joins it ("(TGA)|으로", "甲|의"). Other breaks
+    are spaces (after a number a line breaks as often between a table's cells, "1,500|이 익 잉 여", as before a
+    particle or a counter, "6|개월")."""
     if prev.space_after:
         return " "
     if _HANGUL.match(prev.text[-1]) and _HANGUL.match(nxt.text[0]):
@@ -179,6 +186,8 @@ def _line_break(prev: Word, nxt: Word) -> str:
         # A line that ends on a particle or verb ending most likely ended a word there.
         return " " if prev.text[-1] in _WORD_FINAL and len(prev.text) > 1 else ""
     if prev.text[-1] in "(［[<〈「『‘“-/·ㆍ∙" or nxt.text[0] in ")］]>〉」』’”,.":  # 설정·|변경 is one word
+        return ""
+    if _TAKES_A_PARTICLE.search(prev.text) and _PARTICLE.fullmatch(nxt.text):  # "(TGA)|으로", "甲|의"
         return ""
     return " "
 
