@@ -30,7 +30,7 @@ from typing import Iterator
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from curation.parse.line_breaks import LONGEST, RESOURCE  # noqa: E402
+from curation.parse.line_breaks import RESOURCE, contexts  # noqa: E402
 
 WEB = REPO.parent / "shared" / "realdata" / "web"
 MIN_COUNT = 5
@@ -66,11 +66,7 @@ def main() -> None:
     for text in formal_texts():
         for run in _RUN.findall(unicodedata.normalize("NFC", text)):
             for before, after, space in positions(run):
-                counts = spaced if space else joined
-                for a in range(min(len(before), LONGEST) + 1):
-                    for b in range(min(len(after), LONGEST) + 1):
-                        if a or b:
-                            counts[f"{before[len(before) - a:]}|{after[:b]}"] += 1
+                (spaced if space else joined).update(contexts(before, after))
     kept = sorted(c for c in set(joined) | set(spaced) if joined[c] + spaced[c] >= MIN_COUNT)
     args.out.write_text(
         "".join(f"{c}\t{math.log((spaced[c] + 0.5) / (joined[c] + 0.5)):.1f}\n" for c in kept), encoding="utf-8"

@@ -26,7 +26,9 @@ from curation.parse.paper import ParseResult, parse_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 REALDATA = ROOT.parent / "shared" / "realdata" / "pdf"
-COLUMNS = ("pages", "silent pages", "silent", "at an end", "changed")
+# (key, title) of each figure a paper's row gives
+COLUMNS = (("pages", "pages lost"), ("silent pages", "with a silent loss"), ("silent", "lost silently"),
+           ("at an end", "of them at an end"), ("changed", "items changed"))
 
 
 def printed(result: ParseResult) -> Counter[int]:
@@ -47,8 +49,9 @@ def main() -> None:
     args = parser.parse_args()
     papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
     table = Table(title="each question page lost in turn")
-    for col in ("paper", "pages lost", "with a silent loss", "lost silently", "of them at an end", "items changed"):
-        table.add_column(col, justify="left" if col == "paper" else "right")
+    table.add_column("paper")
+    for _, title in COLUMNS:
+        table.add_column(title, justify="right")
     totals = Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for path in papers:
@@ -57,9 +60,10 @@ def main() -> None:
             except InputError:
                 continue  # not a text-layer multiple-choice paper
             row = Counter()
+            numbers = printed(whole)
             for page in sorted({item.page for item in whole.items}):
                 cut = parse_paper(without_page(path, page - 1, Path(tmp) / "cut.pdf"))
-                lost = printed(whole) - printed(cut)
+                lost = numbers - printed(cut)
                 # at an end: past the last number read before it, or before the first after it, within its part
                 ends = {n for n in lost if all(i.number < n for i in cut.items if i.page < page) or all(
                     i.number > n for i in cut.items if i.page >= page)}
@@ -68,8 +72,8 @@ def main() -> None:
                 row.update({"pages": 1, "silent pages": bool(lost), "silent": lost.total(),
                             "at an end": sum(lost[n] for n in ends), "changed": changed})
             totals.update(row)
-            table.add_row(path.stem[:40], *(str(row[k]) for k in COLUMNS))
-    table.add_row("all", *(str(totals[k]) for k in COLUMNS))
+            table.add_row(path.stem[:40], *(str(row[key]) for key, _ in COLUMNS))
+    table.add_row("all", *(str(totals[key]) for key, _ in COLUMNS))
     Console().print(table)
 
 

@@ -8,6 +8,7 @@ reads as a space where the log-odds of the contexts it has add up to more than 0
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,15 @@ RESOURCE = Path(__file__).with_name("line_breaks.tsv")
 LONGEST = 3  # syllables a context takes on either side
 _LAST = re.compile(r"[가-힣]{1,%d}$" % LONGEST)
 _FIRST = re.compile(r"^[가-힣]{1,%d}" % LONGEST)
+
+
+def contexts(before: str, after: str) -> Iterator[str]:
+    """The contexts of a position between ``before`` and ``after`` (Hangul): the last ``a`` syllables of one and the
+    first ``b`` of the other, each up to ``LONGEST``, one of them possibly none ("법을|적", "을|", "|적용")."""
+    for a in range(min(len(before), LONGEST) + 1):
+        for b in range(min(len(after), LONGEST) + 1):
+            if a or b:
+                yield f"{before[len(before) - a:]}|{after[:b]}"
 
 
 @cache
@@ -34,14 +44,8 @@ def break_between(before: str, after: str) -> str | None:
     first = _FIRST.match(after)
     if last is None or first is None:
         return None
-    last_syllables, first_syllables = last.group(), first.group()
     odds = _log_odds()
-    found = [
-        odds[context]
-        for a in range(len(last_syllables) + 1)
-        for b in range(len(first_syllables) + 1)
-        if (a or b) and (context := f"{last_syllables[len(last_syllables) - a:]}|{first_syllables[:b]}") in odds
-    ]
+    found = [odds[context] for context in contexts(last.group(), first.group()) if context in odds]
     if not found:
         return None
     return " " if sum(found) > 0 else ""

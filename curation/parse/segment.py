@@ -196,12 +196,15 @@ def _segment(
                     return True
         return False
 
+    def pages_since(last: Block, at: int) -> int:
+        """The pages a page read wrong or lost could be, between the ``last`` question read and line ``at``."""
+        return max(1, lines[at].page - last.lines[0].page)
+
     def jumps_to(number: int, last: Block, at: int) -> bool:
         """Whether ``number``, higher than the next after the ``last`` question read, resumes the paper: the numbers
         missing could stand on the pages between (each page read wrong or lost holds at most ``MAX_JUMP``), and the
         paper goes on from it."""
-        pages = max(1, lines[at].page - last.lines[0].page)
-        return last.number + 1 < number <= last.number + 1 + MAX_JUMP * pages and resumes_at(number, at)
+        return last.number + 1 < number <= last.number + 1 + MAX_JUMP * pages_since(last, at) and resumes_at(number, at)
 
     def restarts_at(number: int, last: Block, at: int) -> bool:
         """Whether ``number`` opens the next part's numbering (the next subject's), after a heading or a part of
@@ -209,8 +212,9 @@ def _segment(
         lost, a lower number the pages between could reach, from which the paper goes on."""
         if not (heading_since_last or last.number >= RESTART_AFTER):
             return False
-        pages = max(1, lines[at].page - last.lines[0].page)
-        return number == 1 or number < last.number and number <= 1 + MAX_JUMP * pages and resumes_at(number, at)
+        return number == 1 or (
+            number < last.number and number <= 1 + MAX_JUMP * pages_since(last, at) and resumes_at(number, at)
+        )
 
     def options_ahead(at: int) -> bool:
         """Whether a run printed as options stands between line ``at`` and the next question number."""

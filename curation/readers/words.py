@@ -185,8 +185,7 @@ def page_text(page: pymupdf.Page) -> str:
         ahead = _READ_AHEAD.get()
         if ahead is not None:
             ahead[(page.parent.name, page.number)] = _words(raw, page.number)
-    return "".join(ch["c"] for block in raw["blocks"] for line in block.get("lines", ())
-                   for span in line["spans"] for ch in span["chars"])
+    return "".join(ch["c"] for line in _lines(raw) for span in line["spans"] for ch in span["chars"])
 
 
 def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
@@ -206,7 +205,7 @@ def spaced_words(page: pymupdf.Page) -> list[Word]:
     with _collector_paused():
         raw = page.get_text("rawdict", flags=_FLAGS)
     words: list[Word] = []
-    for line in printed_once([line for block in raw["blocks"] for line in block.get("lines", ())]):
+    for line in printed_once(_lines(raw)):
         chars: list[dict] = []
         for span in line["spans"]:
             for ch in span["chars"]:
@@ -227,9 +226,13 @@ def _spaced_word(chars: list[dict], page_index: int) -> Word:
     return Word(x0, y0, max(ch["bbox"][2] for ch in chars), y1, "".join(ch["c"] for ch in chars), y1 - y0, page_index)
 
 
+def _lines(raw: dict) -> list[dict]:
+    """A ``rawdict`` page's text lines, in the order they were printed."""
+    return [line for block in raw["blocks"] for line in block.get("lines", ())]
+
+
 def _words(raw: dict, index: int) -> list[Word]:
-    lines = [line for block in raw["blocks"] for line in block.get("lines", ())
-             if abs(line["dir"][1]) <= 0.02 and line["dir"][0] > 0]
+    lines = [line for line in _lines(raw) if abs(line["dir"][1]) <= 0.02 and line["dir"][0] > 0]
     words: list[Word] = []
     for line in printed_once(without_watermarks(lines)):
         words.extend(_line_words(line, index))
