@@ -10,7 +10,7 @@ from collections import Counter
 import pymupdf
 import pytest
 from conftest import realdata_path
-from support.remakes import overprinted_bold
+from support.remakes import overprinted_bold, turned_unmarked
 
 from curation.core.errors import InputError
 from curation.keys import AnswerKey, KeyEntry, read_key
@@ -282,6 +282,18 @@ def test_a_text_key_set_in_faux_bold_reads_as_published(name, tmp_path):
     with pymupdf.open(published) as src, overprinted_bold(src, bold=re.compile(r"\S+")) as made:
         made.save(copy)
     assert read_key(copy).entries == read_key(published).entries
+
+
+@pytest.mark.parametrize("turn", [90, 270])
+@pytest.mark.parametrize("name", ["cpa_2024_r59_1st_all-subjects_final_key.pdf", "nurseaide_2022H1_even_key.pdf"])
+def test_a_text_key_printed_on_its_side_reads_as_published(name, turn, tmp_path):
+    """Every page's table placed on its side with no ``/Rotate`` to show it level (a landscape table printed on a
+    portrait sheet): the key reads its text turned level (it had found no table)."""
+    published = realdata_path("pdf", name)
+    copy = tmp_path / "turned.pdf"
+    with pymupdf.open(published) as src, turned_unmarked(src, turns=(turn,)) as made:
+        made.save(copy)
+    assert read_key(copy, ocr="never").entries == read_key(published).entries
 
 
 def test_healthex_final_text_key():

@@ -53,3 +53,24 @@ def test_a_paper_stored_turned_parses_the_same_through_the_route_that_reads_ahea
     with pymupdf.open(published) as src, stored_turned(src) as made:
         made.save(copy)
     assert [(i.number, i.question, i.options) for r in parse(copy) for i in r.items] == items_of(published)
+
+
+@pytest.mark.realdata
+def test_a_paper_printed_on_its_side_reads_and_crops_through_the_route_that_reads_ahead(tmp_path):
+    """Every page's content on its side with no ``/Rotate`` (the paper had been refused as having no text layer):
+    the OCR check turns each page level and reads it for the parse, the parse turns its own copy the same way, and
+    each item's crop is cut from the page turned level (the crop the published page gives, size for size)."""
+    from support.remakes import turned_unmarked
+
+    from curation.parse.routes import parse
+
+    published = realdata_path("pdf", PAPERS[2] + ".pdf")
+    copy = tmp_path / "sideways.pdf"
+    with pymupdf.open(published) as src, turned_unmarked(src, turns=(90,)) as made:
+        made.save(copy)
+    expected = parse_paper(published, crops_dir=tmp_path / "published")
+    got = [item for r in parse(copy, crops_dir=tmp_path / "sideways") for item in r.items]
+    assert [(i.number, i.question, i.options) for i in got] == items_of(published)
+    for mine, theirs in zip(got, expected.items):
+        turned, level = (pymupdf.Pixmap(str(tmp_path / item.image_path)) for item in (mine, theirs))
+        assert abs(turned.width - level.width) <= 2 and abs(turned.height - level.height) <= 2, mine.number

@@ -2,7 +2,7 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables (and, when asked, their second reading by pdfplumber), validation
-PARSER_VERSION = "parse-59"
+PARSER_VERSION = "parse-60"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
 CROP_VERSION = "crop-png-grey-1"
 # OCR route: page triage, regions, rings, consonant label lists, bullets and arrows by shape, cut lines read again, repairs (Tesseract, with subject words for its dictionary; look-alike syllables by counts of Korean text); the vision model's lines matched onto the printed lines
@@ -10,7 +10,7 @@ OCR_VERSION = "ocr-regions-rings-vlm-lines-labels-shapes-cutlines-lookalikes-wor
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-3"
 # answer-key readers (text tables, their glyphs printed over themselves read once; image tables, outlines, HWP tables, CSV/XLSX/JSON)
-KEY_READER_VERSION = "keys-5"
+KEY_READER_VERSION = "keys-6"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates

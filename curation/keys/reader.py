@@ -58,7 +58,10 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
     else:
         raise InputError(f"{path}: is {describe(kind)}; an answer key must be a PDF, PNG/JPEG, HWP, CSV, XLSX or JSON file")
     if not entries:
-        raise InputError(f"{path}: no answer table found in this {describe(kind)}")
+        raise InputError(
+            f"{path}: no answer table found in this file ({describe(kind)}); check that it is the paper's answer key, "
+            "or give the key as CSV, XLSX or JSON (`{\"1\": [3]}`)"
+        )
     _check_complete(path, entries)
     return AnswerKey(source=str(path), status=status, entries=tuple(_fit_all_correct(entries)))
 

@@ -16,7 +16,7 @@ import numpy as np
 import pymupdf
 
 from curation.core.io import atomic_write
-from curation.readers.words import Line
+from curation.readers.words import Line, level_page
 
 Box = tuple[float, float, float, float]
 _MIN_SIDE = 16.0  # points
@@ -163,6 +163,7 @@ class PageCropper:
     def _shot(self, page_index: int, box: Box) -> np.ndarray:
         if page_index not in self._pages:
             page = self._doc[page_index]
+            level_page(page)  # the regions were measured on the page turned level
             self._pages[page_index] = (page.rect, page.get_displaylist())
         rect, content = self._pages[page_index]
         x0, y0, x1, y1 = box

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 import pymupdf
 
 from curation.readers.overprint import printed_once
+from curation.readers.sideways import level_rotation, turn
 from curation.readers.watermarks import without_watermarks
 
 if TYPE_CHECKING:
@@ -38,8 +39,9 @@ _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 # geometry (gutters, indents, item regions, crops) is measured on. PyMuPDF turns them off as well whenever it
 # imports pymupdf4llm; said here so that the parse does not hang on that package being installed.
 pymupdf.TOOLS.unset_quad_corrections(True)
-# Inside ``reading_ahead``: the words ``page_text`` built, per (file, page), until ``page_words`` takes them.
-_READ_AHEAD: ContextVar[dict[tuple[str, int], list[Word]] | None] = ContextVar("read_ahead", default=None)
+# Inside ``reading_ahead``: the words ``page_text`` built, per (file, page), with the turn that made the page level,
+# until ``page_words`` takes them.
+_READ_AHEAD: ContextVar[dict[tuple[str, int], tuple[int, list[Word]]] | None] = ContextVar("read_ahead", default=None)
 
 
 _CIRCLED_VALUE = {c: i + 1 for i, c in enumerate(CIRCLED)}
@@ -181,10 +183,10 @@ def page_text(page: pymupdf.Page) -> str:
     """Every character of a PDF page's text layer, as the word reader reads it (glyphs without a Unicode
     mapping as U+FFFD), rotated text included."""
     with _collector_paused():
-        raw = page.get_text("rawdict", flags=_FLAGS)
+        raw, rotation = _level_rawdict(page)
         ahead = _READ_AHEAD.get()
         if ahead is not None:
-            ahead[(page.parent.name, page.number)] = _words(raw, page.number)
+            ahead[(page.parent.name, page.number)] = rotation, _words(raw, page.number)
     return "".join(ch["c"] for line in _lines(raw) for span in line["spans"] for ch in span["chars"])
 
 
@@ -193,17 +195,37 @@ def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
     notes) is left out."""
     ahead = _READ_AHEAD.get()
     if ahead is not None and page_index is None:
-        if (words := ahead.pop((page.parent.name, page.number), None)) is not None:
+        if (read := ahead.pop((page.parent.name, page.number), None)) is not None:
+            rotation, words = read
+            if rotation:
+                turn(page, rotation)
             return words
     with _collector_paused():
-        return _words(page.get_text("rawdict", flags=_FLAGS), page.number if page_index is None else page_index)
+        return _words(_level_rawdict(page)[0], page.number if page_index is None else page_index)
+
+
+def level_page(page: pymupdf.Page) -> None:
+    """Turn ``page`` in memory as the word readers turn it (``curation.readers.sideways``), for a caller that
+    draws what the parse measured on it."""
+    with _collector_paused():
+        _level_rawdict(page)
+
+
+def _level_rawdict(page: pymupdf.Page) -> tuple[dict, int]:
+    """The page's ``rawdict``, read again after turning the page where its text is printed on its side, and the
+    turn."""
+    raw = page.get_text("rawdict", flags=_FLAGS)
+    if rotation := level_rotation(raw):
+        turn(page, rotation)
+        raw = page.get_text("rawdict", flags=_FLAGS)
+    return raw, rotation
 
 
 def spaced_words(page: pymupdf.Page) -> list[Word]:
     """The text layer's words as its spaces split them, what PyMuPDF's ``get_text("words")`` gives (rotated text
     too, each word's size its height), but with each character printed once: the reading of answer-key tables."""
     with _collector_paused():
-        raw = page.get_text("rawdict", flags=_FLAGS)
+        raw = _level_rawdict(page)[0]
     words: list[Word] = []
     for line in printed_once(_lines(raw)):
         chars: list[dict] = []

@@ -105,4 +105,22 @@ def watermarked(src: pymupdf.Document, mark: str = "무단 복제 및 배포 금
     return out
 
 
-REMAKES = [wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed, overprinted_bold, watermarked]
+def turned_unmarked(src: pymupdf.Document, turns: tuple[int, ...] = (0, 90, 0, 0, 270, 0, 0, 180, 0)) -> pymupdf.Document:
+    """Pages placed turned clockwise by ``turns`` (page by page, over and over; by default every third page from
+    the second, by 90, 270 and 180 degrees in turn) on a landscape sheet for the quarter turns, with no ``/Rotate``
+    to show them level, as printer drivers and merged files leave pages."""
+    out = pymupdf.open()
+    for page in src:
+        turn = turns[page.number % len(turns)]
+        r = page.rect
+        sheet = out.new_page(width=r.height, height=r.width) if turn in (90, 270) else out.new_page(
+            width=r.width, height=r.height
+        )
+        sheet.show_pdf_page(sheet.rect, src, page.number, rotate=turn)
+    return out
+
+
+REMAKES = [
+    wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed, overprinted_bold, watermarked,
+    turned_unmarked,
+]
