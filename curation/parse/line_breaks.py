@@ -1,9 +1,10 @@
 """What a line break between two Hangul syllables stands for, where the text layer does not say (no space
 character at the line's end): whether formal written Korean sets that neighbourhood with a space or without. The
 contexts are a word's last syllables and the next one's first (up to ``LONGEST`` each, one side may be none),
-counted by ``bench/line_break_counts.py`` into ``line_breaks.tsv`` from statutes, bills and encyclopedia
-paragraphs of ../shared/realdata/web (no exam paper and no KMMLU row), each with its log-odds of a space; a break
-reads as a space where the log-odds of the contexts it has add up to more than 0."""
+found by ``bench/line_break_counts.py`` in statutes, bills and encyclopedia paragraphs of ../shared/realdata/web (no
+exam paper and no KMMLU row) and written to ``line_breaks.tsv`` each with its weight, all fitted together (a logistic
+regression of "a space stands here"); a break reads as a space where the weights of the contexts it has add up to
+more than 0."""
 
 from __future__ import annotations
 
@@ -28,13 +29,13 @@ def contexts(before: str, after: str) -> Iterator[str]:
 
 
 @cache
-def _log_odds() -> dict[str, float]:
-    """Context ("법을|적", "을|", "|적용") -> ln of how much more often written Korean has a space there than not."""
-    odds = {}
+def _weights() -> dict[str, float]:
+    """Context ("법을|적", "을|", "|적용") -> its weight for a space there (above 0 for a space)."""
+    weights = {}
     for row in RESOURCE.read_text(encoding="utf-8").splitlines():
         context, value = row.split("\t")
-        odds[context] = float(value)
-    return odds
+        weights[context] = float(value)
+    return weights
 
 
 def break_between(before: str, after: str) -> str | None:
@@ -44,8 +45,8 @@ def break_between(before: str, after: str) -> str | None:
     first = _FIRST.match(after)
     if last is None or first is None:
         return None
-    odds = _log_odds()
-    found = [odds[context] for context in contexts(last.group(), first.group()) if context in odds]
+    weights = _weights()
+    found = [weights[context] for context in contexts(last.group(), first.group()) if context in weights]
     if not found:
         return None
     return " " if sum(found) > 0 else ""
