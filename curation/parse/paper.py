@@ -29,6 +29,7 @@ from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
 from curation.parse.accounting import Part, cover_count, missing_rejects
 from curation.parse.blocks import Block, compose, option_tokens
+from curation.parse.centred_cells import cells_above, options_by_cells
 from curation.parse.drawn_rules import PageRules, ruled_lines
 from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
@@ -333,8 +334,10 @@ def _build_items(
         passage = regions_of(block.passage)
         regions = with_figures_at_breaks(passage + regions_of(block.lines), figures, page_lines, len(passage))
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
-        question, tables, in_rows = question_text(doc, words, block, run, rules)
-        options = in_rows or tuple(compose(tokens) for tokens in option_tokens(block, run))
+        above = cells_above(block, run)
+        question, tables, in_rows = question_text(doc, words, block, run, rules, above)
+        owned = option_tokens(block, run)
+        options = in_rows or (options_by_cells(block, owned, above) if above else tuple(map(compose, owned)))
         if block.subject and block.subject not in spelled:
             spelled[block.subject] = spelled_as(block.subject, known_subjects)
         printed = spelled[block.subject] if block.subject else None

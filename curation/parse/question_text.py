@@ -3,7 +3,7 @@ each with its ruled tables set as Markdown; and the areas of the page it covers.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Container, Sequence
 
 import pymupdf
 
@@ -33,12 +33,18 @@ def regions_of(lines: Sequence[Line]) -> list[Region]:
 
 
 def question_text(
-    doc: pymupdf.Document, words: Sequence[list[Word]], block: Block, run: Sequence[Marker], rules: PageRules
+    doc: pymupdf.Document,
+    words: Sequence[list[Word]],
+    block: Block,
+    run: Sequence[Marker],
+    rules: PageRules,
+    options_above: Container[int] = (),
 ) -> tuple[str, list[Table], tuple[str, ...] | None]:
-    """The passage serving ``block`` and its stem (its tokens before the option run ``run``), as text; the ruled
-    tables found in them; and the options, where the table prints them as its rows (``options_in_rows``: the stem
-    then keeps the table's other rows)."""
-    stem_tokens = block.tokens[: run[0].index]
+    """The passage serving ``block`` and its stem (its tokens before the option run ``run``, but for the lines
+    ``options_above`` its first marker: the first lines of cells centred on the first option's row), as text; the
+    ruled tables found in them; and the options, where the table prints them as its rows (``options_in_rows``: the
+    stem then keeps the table's other rows)."""
+    stem_tokens = [token for token in block.tokens[: run[0].index] if token[1] not in options_above]
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
     regions = regions_of(block.lines)

@@ -1,0 +1,118 @@
+"""Options printed as the rows of a table without rules, each cell centred on its row, as word processors set cells
+by default: a cell of two lines puts its first line above the marker's baseline and its second below it, a cell of
+three its middle line on it. Read line by line, a cell's first line went to the option before (or to the stem) and
+its last to the right option: "① 근지구력 반복점프 반복 횟수" with "30초 동안 허들 좌·우" in the stem. Here a line
+above a marker's line that pairs with a line below it, the two centred on the marker's line and in one cell of its
+row, is that row's, and a row so found reads cell by cell, left to right, each cell top to bottom."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from curation.parse.blocks import Block, Marker, compose
+from curation.readers.words import Line, Word
+
+_CENTRED = 0.3  # em: how far the middle of a cell's first and last lines may stand from its marker's line
+_CELL_GAP = 0.5  # em: a gap this wide between two words of a row parts two cells
+_LESS_THAN_A_LINE = 1.0  # em between the middles of two lines
+
+
+def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
+    """Line index -> option (0-based) of each line printed above its option's marker line as the first line of a
+    cell centred on that row; empty where the options are no such table (each opening a line of its own)."""
+    rows = [block.tokens[marker.index][1] for marker in run]
+    if len(set(rows)) < len(rows) or not all(marker.opens for marker in run):
+        return {}
+    above: dict[int, int] = {}
+    for k, row in enumerate(rows):
+        line = block.lines[row]
+        top = rows[k - 1] + 1 if k else 0
+        bottom = rows[k + 1] if k + 1 < len(rows) else len(block.lines)
+        # a row's lines stand nearer its marker's line than the next row's (or the row before's)
+        below = [block.lines[li] for li in range(row + 1, bottom) if _nearer(block.lines[li], line, rows, k + 1, block)]
+        found = []
+        for li in range(row - 1, top - 1, -1):
+            candidate = block.lines[li]
+            if not _same_place(candidate, line) or not _in_a_cell(candidate, line):
+                break
+            if not _nearer(candidate, line, rows, k - 1, block):
+                break
+            if not any(_pairs(candidate, under, line) for under in below):
+                break
+            found.append(li)
+        # Centring shows where a cell's first line stands less than an em over the marker's line (a cell of two
+        # lines, half a line up): lines of running text stand at least an em apart (leading of 120% or more), so a
+        # paragraph's lines, evenly spaced round an option's first line, are not taken for a cell of three.
+        if any(line.yc - block.lines[li].yc < _LESS_THAN_A_LINE * line.size for li in found):
+            above.update(dict.fromkeys(found, k))
+    return above
+
+
+def options_by_cells(
+    block: Block, owned: list[list[tuple[Word, int]]], above: dict[int, int]
+) -> tuple[str, ...]:
+    """The options with the lines ``above`` their markers (``cells_above``) moved from the option before (or the stem)
+    to their own, each option that gains one read cell by cell; ``owned`` is each option's words as read line by
+    line (``blocks.option_tokens``)."""
+    moved = [[token for token in tokens if token[1] not in above] for tokens in owned]
+    for token in block.tokens:
+        if (k := above.get(token[1])) is not None:
+            moved[k].append(token)
+    gained = set(above.values())
+    return tuple(_by_cells(tokens) if k in gained else compose(tokens) for k, tokens in enumerate(moved))
+
+
+def _nearer(candidate: Line, row: Line, rows: list[int], other: int, block: Block) -> bool:
+    """Whether ``candidate`` stands nearer ``row``'s line than the marker line of row ``other`` (if there is one)."""
+    if not 0 <= other < len(rows):
+        return True
+    return abs(candidate.yc - row.yc) < abs(candidate.yc - block.lines[rows[other]].yc)
+
+
+def _same_place(a: Line, b: Line) -> bool:
+    return a.page == b.page and a.column == b.column
+
+
+def _in_a_cell(candidate: Line, row: Line) -> bool:
+    """Whether ``candidate`` stands within one cell of ``row`` (right of its marker): over a gap between its words, or
+    over one of its cells with another cell of the row after it (a line running on across the row is no cell's)."""
+    words = row.words[1:]
+    em = row.size
+    if not words or candidate.x0 < words[0].x0 - _CELL_GAP * em:
+        return False
+    cells: list[tuple[float, float]] = []
+    for word in words:
+        if cells and word.x0 - cells[-1][1] <= _CELL_GAP * em:
+            cells[-1] = (cells[-1][0], word.x1)
+        else:
+            cells.append((word.x0, word.x1))
+    over = [i for i, (x0, x1) in enumerate(cells) if x0 < candidate.x1 and candidate.x0 < x1]
+    if not over:
+        return True
+    return len(over) == 1 and over[0] + 1 < len(cells) and candidate.x1 < cells[over[0] + 1][0]
+
+
+def _pairs(upper: Line, lower: Line, row: Line) -> bool:
+    """Whether ``upper`` and ``lower`` are the first and last lines of one cell centred on ``row``'s line."""
+    return (
+        _same_place(lower, row)
+        and upper.x0 < lower.x1
+        and lower.x0 < upper.x1
+        and abs((upper.yc + lower.yc) / 2 - row.yc) <= _CENTRED * row.size
+    )
+
+
+def _by_cells(tokens: list[tuple[Word, int]]) -> str:
+    """A row's words (with their line index) as text: cell by cell, left to right, each cell's lines top to bottom."""
+    spans: list[list[float]] = []
+    for word, _ in sorted(tokens, key=lambda token: token[0].x0):
+        if spans and word.x0 - spans[-1][1] <= _CELL_GAP * word.size:
+            spans[-1][1] = max(spans[-1][1], word.x1)
+        else:
+            spans.append([word.x0, word.x1])
+    cells: list[list[tuple[Word, int]]] = [[] for _ in spans]
+    for token in tokens:
+        cells[next(i for i, (x0, x1) in enumerate(spans) if x0 <= token[0].x0 <= x1)].append(token)
+    return " ".join(
+        compose(sorted(cell, key=lambda token: (token[1], token[0].x0))) for cell in cells if cell
+    )
