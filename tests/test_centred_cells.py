@@ -24,8 +24,7 @@ def line(y: float, *words: tuple[float, str], size: float = 10.0) -> Line:
 def options_of(block) -> tuple[str, ...]:
     run = block.best_run(4)
     owned = option_tokens(block, run)
-    above = cells_above(block, run)
-    return options_by_cells(block, owned, above) if above else tuple(map(compose, owned))
+    return options_by_cells(block, run, owned, cells_above(block, run)) or tuple(map(compose, owned))
 
 
 def test_a_cell_of_two_lines_centred_on_its_row_is_its_rows():
@@ -52,6 +51,29 @@ def test_a_cell_of_two_lines_centred_on_its_row_is_its_rows():
         "민첩성 일리노이 민첩성검사 민첩하게 수행한 시간",
         "근력 상대악력 평균 값",
     )
+
+
+def test_a_cells_first_line_read_as_one_line_with_its_marker_is_still_its_first():
+    """At a tighter leading the cell's first line, half a line over the marker's, is read as one line with it (the
+    marker's line holds words on two baselines): the row still reads cell by cell, that line before the cell's next
+    (line by line the other cell, "10.5", had come between them)."""
+    merged = line(44, (52, "①"), (70, "낮은"), (91, "자기"), (112, "통"), (330, "10.5"))
+    for word in merged.words[1:4]:
+        word.y0, word.y1 = word.y0 - 7, word.y1 - 7  # the cell's first line, 0.7 em up
+    table = [
+        line(10, (40, "1."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
+        line(24, (70, "(가)"), (330, "(나)")),
+        Line(merged.words, 0, 40, 400),
+        line(51, (70, "제의"), (91, "원인")),
+        line(70, (52, "②"), (70, "높은"), (91, "자기"), (112, "통제"), (330, "9.3")),
+        line(88, (52, "③"), (70, "셋째"), (330, "9.7")),
+        line(106, (52, "④"), (70, "넷째"), (330, "11.2")),
+        line(130, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
+        line(146, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+    ]
+    block = segment(table).blocks[0]
+    assert cells_above(block, block.best_run(4)) == {}
+    assert options_of(block)[0].replace(" ", "") == "낮은자기통제의원인10.5"  # line by line: "...통10.5제의원인"
 
 
 def test_a_tables_head_is_no_cell_of_its_first_row():

@@ -3,18 +3,22 @@ by default: a cell of two lines puts its first line above the marker's baseline 
 three its middle line on it. Read line by line, a cell's first line went to the option before (or to the stem) and
 its last to the right option: "① 근지구력 반복점프 반복 횟수" with "30초 동안 허들 좌·우" in the stem. Here a line
 above a marker's line that pairs with a line below it, the two centred on the marker's line and in one cell of its
-row, is that row's, and a row so found reads cell by cell, left to right, each cell top to bottom."""
+row, is that row's, and a row so found reads cell by cell, left to right, each cell top to bottom. Where the cell's
+first line stands near enough the marker's to be read as one line with it (a tighter leading), the marker's line
+holds words on two baselines, the cell's first line and the marker's; such a row reads cell by cell as well."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
+from curation.parse.table_cues import one_column_after_a_gap
 from curation.readers.words import Line, Word
 
 _CENTRED = 0.3  # em: how far the middle of a cell's first and last lines may stand from its marker's line
 _CELL_GAP = 0.5  # em: a gap this wide between two words of a row parts two cells
 _LESS_THAN_A_LINE = 1.0  # em between the middles of two lines
+_BASELINES = 0.5  # em between the middles of words on two baselines of one line as read (a superscript stands nearer)
 
 
 def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
@@ -24,6 +28,7 @@ def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
     if len(set(rows)) < len(rows) or not all(marker.opens for marker in run):
         return {}
     above: dict[int, int] = {}
+    in_columns: bool | None = None  # every option has a cell at one place (found where first needed)
     for k, row in enumerate(rows):
         line = block.lines[row]
         top = rows[k - 1] + 1 if k else 0
@@ -42,24 +47,57 @@ def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
             found.append(li)
         # Centring shows where a cell's first line stands less than an em over the marker's line (a cell of two
         # lines, half a line up): lines of running text stand at least an em apart (leading of 120% or more), so a
-        # paragraph's lines, evenly spaced round an option's first line, are not taken for a cell of three.
-        if any(line.yc - block.lines[li].yc < _LESS_THAN_A_LINE * line.size for li in found):
-            above.update(dict.fromkeys(found, k))
+        # paragraph's lines, evenly spaced round an option's first line, are not taken for a cell of three, unless
+        # every option has a cell at one place after a gap (a column of the table beside the cell of three).
+        if not found:
+            continue
+        if not any(line.yc - block.lines[li].yc < _LESS_THAN_A_LINE * line.size for li in found):
+            if in_columns is None:
+                in_columns = one_column_after_a_gap(block, run)
+            if not in_columns:
+                continue
+        above.update(dict.fromkeys(found, k))
     return above
 
 
 def options_by_cells(
-    block: Block, owned: list[list[tuple[Word, int]]], above: dict[int, int]
-) -> tuple[str, ...]:
+    block: Block, run: Sequence[Marker], owned: list[list[tuple[Word, int]]], above: dict[int, int]
+) -> tuple[str, ...] | None:
     """The options with the lines ``above`` their markers (``cells_above``) moved from the option before (or the stem)
-    to their own, each option that gains one read cell by cell; ``owned`` is each option's words as read line by
-    line (``blocks.option_tokens``)."""
+    to their own, each option that gains one, or whose marker's line holds a cell's first line, read cell by cell;
+    ``owned`` is each option's words as read line by line (``blocks.option_tokens``). None where no option is so."""
+    by_cells = set(above.values()) | _rows_on_two_baselines(block, run)
+    if not by_cells:
+        return None
     moved = [[token for token in tokens if token[1] not in above] for tokens in owned]
     for token in block.tokens:
         if (k := above.get(token[1])) is not None:
             moved[k].append(token)
-    gained = set(above.values())
-    return tuple(_by_cells(tokens) if k in gained else compose(tokens) for k, tokens in enumerate(moved))
+    return tuple(_by_cells(tokens) if k in by_cells else compose(tokens) for k, tokens in enumerate(moved))
+
+
+def _rows_on_two_baselines(block: Block, run: Sequence[Marker]) -> set[int]:
+    """The options whose marker's line also holds, half a line up, the first line of a cell centred on the row: a
+    line under it, in that cell's place, stands as far below the marker."""
+    rows = [block.tokens[marker.index][1] for marker in run]
+    if len(set(rows)) < len(rows) or not all(marker.opens for marker in run):
+        return set()
+    found = set()
+    for k, (marker, row) in enumerate(zip(run, rows)):
+        line, mark = block.lines[row], block.tokens[marker.index][0]
+        upper = [w for w in line.words if w.yc < mark.yc - _BASELINES * line.size]
+        if not upper:
+            continue
+        x0, x1, yc = min(w.x0 for w in upper), max(w.x1 for w in upper), sum(w.yc for w in upper) / len(upper)
+        bottom = rows[k + 1] if k + 1 < len(rows) else len(block.lines)
+        if any(
+            _same_place(under, line) and under.x0 < x1 and x0 < under.x1
+            and abs((yc + under.yc) / 2 - mark.yc) <= _CENTRED * line.size
+            and _nearer(under, line, rows, k + 1, block)
+            for under in block.lines[row + 1 : bottom]
+        ):
+            found.add(k)
+    return found
 
 
 def _nearer(candidate: Line, row: Line, rows: list[int], other: int, block: Block) -> bool:
@@ -103,7 +141,8 @@ def _pairs(upper: Line, lower: Line, row: Line) -> bool:
 
 
 def _by_cells(tokens: list[tuple[Word, int]]) -> str:
-    """A row's words (with their line index) as text: cell by cell, left to right, each cell's lines top to bottom."""
+    """A row's words (with their line index) as text: cell by cell, left to right, each cell's lines top to bottom
+    (a line read as one with the marker's parted by its words' baselines)."""
     spans: list[list[float]] = []
     for word, _ in sorted(tokens, key=lambda token: token[0].x0):
         if spans and word.x0 - spans[-1][1] <= _CELL_GAP * word.size:
@@ -113,6 +152,17 @@ def _by_cells(tokens: list[tuple[Word, int]]) -> str:
     cells: list[list[tuple[Word, int]]] = [[] for _ in spans]
     for token in tokens:
         cells[next(i for i, (x0, x1) in enumerate(spans) if x0 <= token[0].x0 <= x1)].append(token)
-    return " ".join(
-        compose(sorted(cell, key=lambda token: (token[1], token[0].x0))) for cell in cells if cell
-    )
+    return " ".join(compose(_printed_lines(cell)) for cell in cells if cell)
+
+
+def _printed_lines(cell: list[tuple[Word, int]]) -> list[tuple[Word, int]]:
+    """A cell's words in reading order, each with the number of its printed line in the cell: a line is the words of
+    one line as read whose middles stand within ``_BASELINES`` em of its highest's, left to right."""
+    ordered: list[tuple[Word, int, int]] = []  # word, its line as read, its printed line
+    first = 0.0  # the middle of the printed line's highest word
+    for word, li in sorted(cell, key=lambda token: (token[1], token[0].yc)):
+        if not ordered or li != ordered[-1][1] or word.yc - first > _BASELINES * word.size:
+            first, read = word.yc, li
+            printed = ordered[-1][2] + 1 if ordered else 0
+        ordered.append((word, read, printed))
+    return [(word, printed) for word, _, printed in sorted(ordered, key=lambda entry: (entry[2], entry[0].x0))]

@@ -337,7 +337,7 @@ def _build_items(
         above = cells_above(block, run)
         question, tables, in_rows = question_text(doc, words, block, run, rules, above)
         owned = option_tokens(block, run)
-        options = in_rows or (options_by_cells(block, owned, above) if above else tuple(map(compose, owned)))
+        options = in_rows or options_by_cells(block, run, owned, above) or tuple(map(compose, owned))
         if block.subject and block.subject not in spelled:
             spelled[block.subject] = spelled_as(block.subject, known_subjects)
         printed = spelled[block.subject] if block.subject else None

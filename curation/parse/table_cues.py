@@ -68,7 +68,7 @@ def set_in_cells(block: Block, run: Sequence[Marker]) -> bool:
     stands apart from its option's text by more than 0.8 em, as a marker in a cell of its own does (many papers set
     a wide space after a marker), or every option has a cell's gap at one place, its next word starting at the
     same distance from the marker (a table's column, however tight its cells' padding)."""
-    return _markers_apart(block, run) or _one_column_after_a_gap(block, run)
+    return _markers_apart(block, run) or one_column_after_a_gap(block, run)
 
 
 def _markers_apart(block: Block, run: Sequence[Marker]) -> bool:
@@ -86,7 +86,9 @@ _FEW = 4  # word spaces between Hangul words: enough to take the prose's space f
 _WIDER_THAN_A_SPACE = 1.6  # a cell's gap against the block's usual word space (fonts set spaces from 0.25 to 0.6 em)
 
 
-def _one_column_after_a_gap(block: Block, run: Sequence[Marker]) -> bool:
+def one_column_after_a_gap(block: Block, run: Sequence[Marker]) -> bool:
+    """Whether every option has a cell's gap at one place, its next word starting at the same distance from the
+    marker (a table's column)."""
     if not _aligned(_starts_after_gaps(block, run, ROW_GAP)):
         return False  # the cheap test first: most option runs have no such column
     return _aligned(_starts_after_gaps(block, run, max(ROW_GAP, _WIDER_THAN_A_SPACE * _usual_space(block))))

@@ -59,6 +59,7 @@ class House:
     bands: bool = False  # two columns: every tenth question, from the sixth, set across the page where it falls
     pictures: bool = False  # every eleventh question's options, from the eighth, pictures beside their labels
     formulas: bool = False  # every seventh question, from the third: a formula after its stem, formulas as options
+    open_tables: bool = False  # option tables without rules, the head underlined, each cell set to its row's middle
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -156,12 +157,18 @@ class Question:
     pictures: bool = False  # its options pictures (an item's options empty), two to a row
     note: str = ""  # a formula printed after the stem (tests/support/formulas.py's markup)
     marked: tuple[str, ...] = ()  # the options as formulas, in that markup (``options`` holds their text)
+    open_table: bool = False  # its options' table without rules (its head plain text, each option its cells' words)
 
     @property
     def printed_stem(self) -> str:
         """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
         return " ".join((*self.passage, self.stem + formula_text(self.note), *self.box, *self.code,
                          *(c for row in self.table for c in row)))
+
+    @property
+    def printed_options(self) -> tuple[str, ...]:
+        """The options as the item holds them: a ruled table's cells joined by " | ", an open table's by spaces."""
+        return tuple(option.replace(" | ", " ") for option in self.options) if self.open_table else self.options
 
     def stem_html(self, stacked: bool) -> str:
         return html.escape(self.stem) + formula_html(self.note, stacked)
@@ -192,7 +199,8 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
             question, other = found[number - 1], questions[(number + 11) % len(questions)][1]
             if len(other) >= len(question.options) and not question.table:
                 options = tuple(f"{a} | {b}" for a, b in zip(question.options, other))
-                found[number - 1] = replace(question, options=options, table=(OPTION_HEAD,), options_table=True)
+                found[number - 1] = replace(question, options=options, table=(OPTION_HEAD,), options_table=True,
+                                            open_table=house.open_tables)
     if house.figures:
         for number in range(5, len(found) + 1, 6):
             found[number - 1] = replace(found[number - 1], figure=True)
@@ -245,7 +253,7 @@ def stem_matches(text: str, question: Question) -> bool:
     table row read as its cells; and each table under the stem one Markdown table of its rows, cell by cell."""
     flat = "\n".join(" ".join(cells) for cells in _markdown_rows(text, rows_only=False))
     found = [[re.sub(r"\s+", "", c) for c in row] for row in _markdown_rows(text, rows_only=True)]
-    typed = [[re.sub(r"\s+", "", c) for c in row] for row in question.table]
+    typed = [[re.sub(r"\s+", "", c) for c in row] for row in question.table] if not question.open_table else []
     return same_text(flat, question.printed_stem) and found == typed
 
 
@@ -335,10 +343,13 @@ def question_html(number: int, question: Question, house: House, stacked: bool =
                      f'font-family:monospace">{lines}</div>')
     if question.table:
         cell = '<{0} style="border:0.6pt solid black; padding:2pt 4pt">{1}</{0}>'
+        if question.open_table:  # only the head's rule, under it; every cell at its row's middle
+            cell = '<{0} style="padding:2pt 6pt; vertical-align:middle; border-bottom:{2}">{1}</{0}>'
         printed = [*question.table, *((house.label(k), *o.split(" | ")) for k, o in enumerate(question.options))] if (
             question.options_table) else question.table
         rows = "".join(
-            "<tr>" + "".join(cell.format("th" if k == 0 else "td", "<br/>".join(map(e, c.split("\n")))) for c in row) + "</tr>"
+            "<tr>" + "".join(cell.format("th" if k == 0 else "td", "<br/>".join(map(e, c.split("\n"))),
+                                         "0.6pt solid black" if k == 0 else "none") for c in row) + "</tr>"
             for k, row in enumerate(printed)
         )
         parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
