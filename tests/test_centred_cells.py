@@ -21,6 +21,14 @@ def line(y: float, *words: tuple[float, str], size: float = 10.0) -> Line:
     )
 
 
+def next_question(y: float) -> list[Line]:
+    """Question 2 at ``y``, its options in a row: what closes question 1."""
+    return [
+        line(y, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
+        line(y + 16, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+    ]
+
+
 def options_of(block) -> tuple[str, ...]:
     run = block.best_run(4)
     owned = option_tokens(block, run)
@@ -39,8 +47,7 @@ def test_a_cell_of_two_lines_centred_on_its_row_is_its_rows():
         line(88, (52, "③"), (70, "민첩성"), (220, "민첩하게"), (260, "수행한"), (290, "시간")),
         line(94, (128, "민첩성검사")),
         line(110, (52, "④"), (70, "근력"), (130, "상대악력"), (220, "평균"), (245, "값")),
-        line(130, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
-        line(146, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+        *next_question(130),
     ]
     block = segment(table).blocks[0]
     run = block.best_run(4)
@@ -68,8 +75,7 @@ def test_a_cells_first_line_read_as_one_line_with_its_marker_is_still_its_first(
         line(70, (52, "②"), (70, "높은"), (91, "자기"), (112, "통제"), (330, "9.3")),
         line(88, (52, "③"), (70, "셋째"), (330, "9.7")),
         line(106, (52, "④"), (70, "넷째"), (330, "11.2")),
-        line(130, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
-        line(146, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+        *next_question(130),
     ]
     block = segment(table).blocks[0]
     assert cells_above(block, block.best_run(4)) == {}
@@ -90,8 +96,7 @@ def test_a_tables_head_is_no_cell_of_its_first_row():
         line(72, (220, "둘째줄")),
         line(88, (52, "③"), (70, "다"), (130, "병"), (220, "셋째칸")),
         line(106, (52, "④"), (70, "라"), (130, "정"), (220, "넷째칸")),
-        line(130, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
-        line(146, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+        *next_question(130),
     ]
     block = segment(table).blocks[0]
     assert cells_above(block, block.best_run(4)) == {2: 0, 5: 1}
@@ -110,8 +115,7 @@ def test_options_wrapped_evenly_round_the_next_marker_stay_as_read():
         line(58, (70, "열하나요."), (120, "끝.")),
         line(70, (52, "③"), (70, "셋째"), (120, "보기")),
         line(82, (52, "④"), (70, "넷째"), (120, "보기")),
-        line(110, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
-        line(122, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+        *next_question(110),
     ]
     block = segment(wrapped).blocks[0]
     assert cells_above(block, block.best_run(4)) == {}
