@@ -24,8 +24,8 @@ _BASELINES = 0.5  # em between the middles of words on two baselines of one line
 def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
     """Line index -> option (0-based) of each line printed above its option's marker line as the first line of a
     cell centred on that row; empty where the options are no such table (each opening a line of its own)."""
-    rows = [block.tokens[marker.index][1] for marker in run]
-    if len(set(rows)) < len(rows) or not all(marker.opens for marker in run):
+    rows = _marker_lines(block, run)
+    if rows is None:
         return {}
     above: dict[int, int] = {}
     in_columns: bool | None = None  # every option has a cell at one place (found where first needed)
@@ -79,8 +79,8 @@ def options_by_cells(
 def _rows_on_two_baselines(block: Block, run: Sequence[Marker]) -> set[int]:
     """The options whose marker's line also holds, half a line up, the first line of a cell centred on the row: a
     line under it, in that cell's place, stands as far below the marker."""
-    rows = [block.tokens[marker.index][1] for marker in run]
-    if len(set(rows)) < len(rows) or not all(marker.opens for marker in run):
+    rows = _marker_lines(block, run)
+    if rows is None:
         return set()
     found = set()
     for k, (marker, row) in enumerate(zip(run, rows)):
@@ -98,6 +98,12 @@ def _rows_on_two_baselines(block: Block, run: Sequence[Marker]) -> set[int]:
         ):
             found.add(k)
     return found
+
+
+def _marker_lines(block: Block, run: Sequence[Marker]) -> list[int] | None:
+    """The line each marker opens, or None where two share a line or one does not open its own (no table's rows)."""
+    rows = [block.tokens[marker.index][1] for marker in run]
+    return rows if len(set(rows)) == len(rows) and all(marker.opens for marker in run) else None
 
 
 def _nearer(candidate: Line, row: Line, rows: list[int], other: int, block: Block) -> bool:
