@@ -191,8 +191,8 @@ def page_text(page: pymupdf.Page) -> str:
 
 
 def page_words(page: pymupdf.Page, page_index: int | None = None) -> list[Word]:
-    """Horizontal words of a PDF page's text layer. Rotated text (diagonal watermarks, vertical margin
-    notes) is left out."""
+    """Horizontal words of a PDF page's text layer, the page turned level first where it is printed on its side
+    (``curation.readers.sideways``). Rotated text (diagonal watermarks, vertical margin notes) is left out."""
     ahead = _READ_AHEAD.get()
     if ahead is not None and page_index is None:
         if (read := ahead.pop((page.parent.name, page.number), None)) is not None:
