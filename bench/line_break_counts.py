@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from support.typeset_papers import kmmlu_rows  # noqa: E402
 
-from curation.parse.line_breaks import RESOURCE, contexts  # noqa: E402
+from curation.parse.line_breaks import RESOURCE, contexts, weights_of  # noqa: E402
 
 WEB = REPO.parent / "shared" / "realdata" / "web"
 KMMLU = REPO.parent / "shared" / "realdata" / "kmmlu"
@@ -115,15 +115,12 @@ def main() -> None:
     kept = sorted(context for context, count in held.items() if count >= MIN_COUNT)
     rows = [f"{c}\t{w:.2f}" for c, w in zip(kept, fitted_weights(examples, kept))]
     unseen = examples_of(text for stem, options in kmmlu_rows(KMMLU) for text in [stem, *options])
-    before = read_right(_table(args.out.read_text(encoding="utf-8").splitlines()), unseen) if args.out.exists() else None
+    replaced = weights_of(args.out.read_text(encoding="utf-8").splitlines()) if args.out.exists() else None
+    before = read_right(replaced, unseen) if replaced is not None else None
     args.out.write_text("".join(row + "\n" for row in rows), encoding="utf-8")
     print(f"{args.out}: {len(kept)} contexts")
-    print(f"positions of KMMLU rows (never counted) read right: {read_right(_table(rows), unseen):.2%}"
+    print(f"positions of KMMLU rows (never counted) read right: {read_right(weights_of(rows), unseen):.2%}"
           + (f" (the table replaced: {before:.2%})" if before is not None else ""))
-
-
-def _table(rows: list[str]) -> dict[str, float]:
-    return {context: float(weight) for context, weight in (row.split("\t") for row in rows)}
 
 
 if __name__ == "__main__":

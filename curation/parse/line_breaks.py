@@ -9,7 +9,7 @@ more than 0."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -28,14 +28,15 @@ def contexts(before: str, after: str) -> Iterator[str]:
                 yield f"{before[len(before) - a:]}|{after[:b]}"
 
 
+def weights_of(rows: Iterable[str]) -> dict[str, float]:
+    """Context ("법을|적", "을|", "|적용") -> its weight for a space there (above 0 for a space), from the table's rows
+    ("context<TAB>weight")."""
+    return {context: float(value) for context, value in (row.split("\t") for row in rows)}
+
+
 @cache
 def _weights() -> dict[str, float]:
-    """Context ("법을|적", "을|", "|적용") -> its weight for a space there (above 0 for a space)."""
-    weights = {}
-    for row in RESOURCE.read_text(encoding="utf-8").splitlines():
-        context, value = row.split("\t")
-        weights[context] = float(value)
-    return weights
+    return weights_of(RESOURCE.read_text(encoding="utf-8").splitlines())
 
 
 def break_between(before: str, after: str) -> str | None:

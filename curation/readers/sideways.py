@@ -7,6 +7,7 @@ again: everything read from it afterwards (words, rules, figures, crops) is in t
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterable
 
 import pymupdf
 
@@ -18,14 +19,13 @@ SHARE = 0.8
 _ROTATION = {(0, -1): 90, (0, 1): 270, (-1, 0): 180}
 
 
-def level_rotation(raw: dict) -> int:
-    """The turn (90, 180 or 270 degrees clockwise) that makes a ``rawdict`` page's text level, or 0 where it is
-    level already or runs several ways."""
+def level_rotation(lines: Iterable[dict]) -> int:
+    """The turn (90, 180 or 270 degrees clockwise) that makes the text of a page's ``rawdict`` lines level, or 0
+    where it is level already or runs several ways."""
     runs: Counter[tuple[int, int]] = Counter()
-    for block in raw["blocks"]:
-        for line in block.get("lines", ()):
-            dx, dy = line["dir"]
-            runs[round(dx), round(dy)] += sum(len(span["chars"]) for span in line["spans"])
+    for line in lines:
+        dx, dy = line["dir"]
+        runs[round(dx), round(dy)] += sum(len(span["chars"]) for span in line["spans"])
     if not runs:
         return 0
     direction, chars = runs.most_common(1)[0]

@@ -215,7 +215,7 @@ def _level_rawdict(page: pymupdf.Page) -> tuple[dict, int]:
     """The page's ``rawdict``, read again after turning the page where its text is printed on its side, and the
     turn."""
     raw = page.get_text("rawdict", flags=_FLAGS)
-    if rotation := level_rotation(raw):
+    if rotation := level_rotation(_lines(raw)):
         turn(page, rotation)
         raw = page.get_text("rawdict", flags=_FLAGS)
     return raw, rotation
