@@ -70,7 +70,11 @@ def refresh_cmd(board, work: Path, runner: str = "local") -> list[str]:
 
 
 def run(cmd: list[str], env: dict, timeout: int = 600) -> subprocess.CompletedProcess:
-    proc = subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout)
+    try:
+        proc = subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        said = (exc.stdout or b"")[-3000:] + (exc.stderr or b"")[-6000:]
+        pytest.fail(f"still running after {timeout} s; it had printed:\n{said.decode(errors='replace')}")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 

@@ -17,8 +17,8 @@ Exam papers come from many offices and tools, and a download can be anything nam
 
 from __future__ import annotations
 
-import atexit
 import multiprocessing
+import multiprocessing.util
 import os
 import pickle
 import re
@@ -260,7 +260,9 @@ def shared_pool(workers: int) -> GuardedPool:
     with _shared_lock:
         if workers not in _shared:
             _shared[workers] = GuardedPool(workers)
-            atexit.register(_shared[workers].stop)
+            # Stopped before multiprocessing, at this process's exit, joins its children (pebble's workers are
+            # not daemons): a Dask or Ray worker that ran parses would otherwise wait on them until killed.
+            multiprocessing.util.Finalize(_shared[workers], _shared[workers].stop, exitpriority=20)
         return _shared[workers]
 
 
