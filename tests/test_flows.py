@@ -128,7 +128,8 @@ def test_distributed_shard_scan_gives_the_local_report(board, prefect_api, tmp_p
     local = tmp_path / "local"
     run(refresh_cmd(board, local, "local"), prefect_api)
     distributed = tmp_path / runner
-    run(refresh_cmd(board, distributed, runner), {**prefect_api, "RAY_ADDRESS": "", "RAY_USAGE_STATS_ENABLED": "0"})
+    proc = run(refresh_cmd(board, distributed, runner), {**prefect_api, "RAY_ADDRESS": "", "RAY_USAGE_STATS_ENABLED": "0"})
+    assert "killing" not in proc.stderr, "a cluster worker that parsed did not exit when asked (its nanny killed it)"
     local_report = (local / "data" / "decontam" / "report.jsonl").read_text()
     assert local_report == (distributed / "data" / "decontam" / "report.jsonl").read_text()
     assert '"contaminated": true' in local_report or '"source_overlap": true' in local_report
