@@ -2,7 +2,10 @@
 held against the parse of the whole paper: the questions of the whole paper that are neither an item nor a
 reject (lost silently), and the items of the other pages that changed.
 
-    PYTHONPATH=. python bench/lost_pages.py [PDF ...]
+    PYTHONPATH=. python bench/lost_pages.py [--raster] [PDF ...]
+
+``--raster`` keeps the page but as an image (no text layer) in a parse without OCR: its questions are then
+accounted for by a reject of the page (``page not read``), counted apart.
 
 A page read wrong ends the same way as a lost one when no reading of it fits (its numbers become rejects); what
 this measures is whether the rest of the paper survives it. A lost last page of a part, or first page of a
@@ -13,6 +16,7 @@ silently here by construction (no key is given), and counted apart.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -21,14 +25,19 @@ import pymupdf
 from rich.console import Console
 from rich.table import Table
 
-from curation.core.errors import InputError
-from curation.parse.paper import ParseResult, parse_paper
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.remakes import with_page_as_image  # noqa: E402
+
+from curation.core.errors import InputError  # noqa: E402
+from curation.parse.accounting import UNREAD_REASON  # noqa: E402
+from curation.parse.paper import ParseResult, parse_paper  # noqa: E402
+
 REALDATA = ROOT.parent / "shared" / "realdata" / "pdf"
 # (key, title) of each figure a paper's row gives
 COLUMNS = (("pages", "pages lost"), ("silent pages", "with a silent loss"), ("silent", "lost silently"),
-           ("at an end", "of them at an end"), ("changed", "items changed"))
+           ("at an end", "of them at an end"), ("on a page reject", "on a page reject"), ("changed", "items changed"))
 
 
 def printed(result: ParseResult) -> Counter[int]:
@@ -45,10 +54,12 @@ def without_page(path: Path, page: int, dest: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--raster", action="store_true", help="keep each page as an image instead of losing it")
     parser.add_argument("papers", nargs="*", type=Path)
     args = parser.parse_args()
     papers = args.papers or sorted(REALDATA.glob("*_q*.pdf"))
-    table = Table(title="each question page lost in turn")
+    spoil = with_page_as_image if args.raster else without_page
+    table = Table(title=f"each question page {'set as an image' if args.raster else 'lost'} in turn")
     table.add_column("paper")
     for _, title in COLUMNS:
         table.add_column(title, justify="right")
@@ -62,8 +73,12 @@ def main() -> None:
             row = Counter()
             numbers = printed(whole)
             for page in sorted({item.page for item in whole.items}):
-                cut = parse_paper(without_page(path, page - 1, Path(tmp) / "cut.pdf"))
+                cut = parse_paper(spoil(path, page - 1, Path(tmp) / "cut.pdf"))
                 lost = numbers - printed(cut)
+                if any(r.reason == UNREAD_REASON and r.page == page for r in cut.rejects):
+                    on_page = Counter(i.number for i in whole.items if i.page == page)
+                    row["on a page reject"] += (lost & on_page).total()
+                    lost -= on_page
                 # at an end: past the last number read before it, or before the first after it, within its part
                 ends = {n for n in lost if all(i.number < n for i in cut.items if i.page < page) or all(
                     i.number > n for i in cut.items if i.page >= page)}

@@ -9,13 +9,16 @@ from pathlib import Path
 import pymupdf
 import pytest
 from conftest import realdata_path
+from support.remakes import with_page_as_image
 
 from curation.core.io import read_items, read_jsonl
 from curation.keys import read_key
 from curation.parse import parse
-from curation.parse.accounting import MISSING_REASON, Part, cover_count, expected_numbers, missing_rejects
+from curation.ocr.triage import unread_ink
+from curation.parse.accounting import MISSING_REASON, UNREAD_REASON, Part, cover_count, expected_numbers, missing_rejects
 from curation.parse.meta import PaperMeta
 from curation.parse.paper import parse_paper
+from curation.readers.words import page_words
 
 CLI = [sys.executable, "-c", "from kmmlu_cli import main; main()"]
 
@@ -123,6 +126,38 @@ def test_a_lost_page_where_a_subject_begins_leaves_the_subject(tmp_path):
     assert [r.number for r in cut.rejects if r.reason == MISSING_REASON] == [1, 2, 3, 4, 5, 6]
     kept = [(i.number, i.question, i.options) for i in whole.items if i.page != 7]
     assert [(i.number, i.question, i.options) for i in cut.items] == kept
+
+
+@pytest.mark.realdata
+def test_a_page_without_a_text_layer_that_no_ocr_reads_is_a_reject(tmp_path):
+    """Page 7 of the KSPO paper holds the last six questions of a subject (15-20): set as an image and parsed
+    without OCR, nothing in the numbering says they were printed (the next subject starts at 1). Before, they were
+    neither items nor rejects; now the page is a reject naming the last question read before it."""
+    path = realdata_path("pdf", "healthex_2020_s1_A_q.pdf")
+    whole = parse_paper(path)
+    assert sorted(i.number for i in whole.items if i.page == 7) == [15, 16, 17, 18, 19, 20]
+    cut = parse_paper(with_page_as_image(path, 6, tmp_path / "cut.pdf"))
+    assert [(r.reason, r.page, r.number) for r in cut.rejects] == [(UNREAD_REASON, 7, None)]
+    assert "14, 건강·체력평가" in cut.rejects[0].detail and "--ocr auto" in cut.rejects[0].detail
+    kept = [(i.number, i.question, i.options) for i in whole.items if i.page != 7]
+    assert [(i.number, i.question, i.options) for i in cut.items] == kept
+    # A page that prints nothing, or only what its text layer holds (a blank page's notice under a rule): no reject.
+    with pymupdf.open(path) as doc:
+        doc.new_page(pno=7, width=doc[0].rect.width, height=doc[0].rect.height)
+        notice = doc.new_page(pno=8, width=doc[0].rect.width, height=doc[0].rect.height)
+        notice.insert_font(fontname="kr", fontbuffer=pymupdf.Font("cjk").buffer)
+        notice.insert_text((200, 400), "이 면은 여백입니다", fontname="kr", fontsize=14)
+        notice.draw_rect(pymupdf.Rect(40, 40, notice.rect.width - 40, notice.rect.height - 40))
+        doc.save(tmp_path / "blank.pdf")
+    assert parse_paper(tmp_path / "blank.pdf").rejects == []
+
+
+@pytest.mark.realdata
+def test_a_page_of_glyphs_drawn_as_outlines_prints_what_its_text_layer_does_not_hold():
+    with pymupdf.open(realdata_path("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")) as doc:
+        assert unread_ink(doc[1], 0) == "drawn outlines"
+    with pymupdf.open(realdata_path("pdf", "healthex_2020_s1_A_q.pdf")) as doc:
+        assert unread_ink(doc[1], len(page_words(doc[1]))) is None  # a page of text, with a figure
 
 
 def test_the_cover_count_extends_the_numbering():

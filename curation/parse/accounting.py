@@ -16,11 +16,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from curation.core.item import Item
 from curation.core.rejects import Reject
 from curation.keys import AnswerKey
 from curation.keys.model import normalise_form, subject_key
 
 MISSING_REASON = "printed question without an item"
+UNREAD_REASON = "page not read"
 
 # A number printed this far at most past the part's last question read, or past such a number, is one of its questions.
 _TRAILING = 10
@@ -152,3 +154,25 @@ def missing_rejects(
 def _page_where_reading_stopped(pages: Mapping[int, int], number: int) -> int:
     before = [n for n in pages if n < number]
     return pages[max(before)] if before else pages[min(pages)]
+
+
+def unread_page_rejects(source: str, unread: Sequence[tuple[int, str]], items: Sequence[Item]) -> list[Reject]:
+    """A reject for each page that prints what its text layer does not hold and that no OCR read ((page, what it
+    holds: "an image", "drawn outlines"), pages 1-based): what it prints is neither an item nor a reject of its own
+    number, and when it ends a part nothing in the numbering says its questions were printed."""
+    rejects = []
+    for page, holds in unread:
+        before = [item for item in items if item.page is not None and item.page < page]
+        last = max(before, key=lambda item: (item.page, item.bbox[1] if item.bbox else 0), default=None)
+        after = f" (the last question read before it is {last.number}{f', {last.subject}' if last.subject else ''})" if last else ""
+        rejects.append(
+            Reject(
+                stage="parse", reason=UNREAD_REASON, source=source, page=page,
+                detail=(
+                    f"page {page} prints {holds} and no text to read it by, and this parse reads no OCR{after}: any "
+                    f"question printed on it is neither an item nor a reject; parse the paper with OCR "
+                    f"(`--ocr auto`) or add its items by hand"
+                ),
+            )
+        )
+    return rejects

@@ -27,7 +27,8 @@ from curation.core.item import TABLE_DISAGREEMENT_FLAG, Item, Repair, make_item_
 from curation.core.rejects import WITHHELD_REASON, Reject
 from curation.core.versions import PARSER_VERSION
 from curation.keys.model import spelled_as
-from curation.parse.accounting import Part, cover_count, missing_rejects
+from curation.ocr.triage import unread_ink
+from curation.parse.accounting import Part, cover_count, missing_rejects, unread_page_rejects
 from curation.parse.blocks import Block, compose, option_tokens
 from curation.parse.centred_cells import cells_above, options_by_cells
 from curation.parse.drawn_rules import PageRules, ruled_lines
@@ -107,7 +108,7 @@ def parse_paper(
     doc = open_pdf(path)
     with doc, SecondReading(path, enabled=check_tables) as second:
         rules = PageRules(doc, getattr(ocr, "rules", {}))
-        printed, figures, ocr_pages = _read_words(doc, path, ocr, rules)
+        printed, figures, ocr_pages, unread = _read_words(doc, path, ocr, rules)
 
         @cache
         def tables_on(index: int) -> list[Box]:
@@ -158,7 +159,7 @@ def parse_paper(
         printed=[(line.page + 1, n) for page in reading.pages + [laid[i] for i in {*reading.chosen, *reading.lost}]
                  for n, line in printed_numbers(page.lines)],
     )
-    rejects += missing
+    rejects += missing + unread_page_rejects(str(path), unread, items)
     summary = ParseSummary(
         source=str(path),
         pages=len(pages),
@@ -198,10 +199,13 @@ def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
 
 def _read_words(
     doc: pymupdf.Document, path: Path, ocr: OcrWords | None, rules: PageRules
-) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int]:
+) -> tuple[list[tuple[list[Word], float, float]], dict[int, list], int, list[tuple[int, str]]]:
+    """Each page's words and size, its figure boxes, how many pages OCR read, and (page, what it holds) of each
+    page that prints what its text layer does not hold and that no OCR read."""
     pages = []
     figures: dict[int, list] = {}
     ocr_pages = blank = 0
+    unread: list[tuple[int, str]] = []
     for page in doc:
         words = page_words(page)
         images = page.get_images(full=False)  # one scan of the page's resources, for brackets and figures
@@ -212,6 +216,8 @@ def _read_words(
             words, ocr_pages = ocr(page), ocr_pages + 1
         else:
             blank += 1
+            if holds := unread_ink(page, len(words)):
+                unread.append((page.number + 1, holds))
         words = stack_fractions(words, partial(rules, page.number))
         pages.append((words, page.rect.width, page.rect.height))
     if blank > doc.page_count / 2:
@@ -220,7 +226,7 @@ def _read_words(
             f"scan) and this parse has no OCR; read it with OCR (`kmmlu parse PAPER --ocr auto`, Tesseract "
             f"with its Korean model)"
         )
-    return pages, figures, ocr_pages
+    return pages, figures, ocr_pages, unread
 
 
 def _subjects_from_key(

@@ -5,8 +5,11 @@ places the original pages as they are): the parser must read every copy as it re
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pymupdf
+
+from curation.parse.routes import rasterise
 
 # What papers set in bold: the question's number at the head of its line, and the words that turn the question
 # ("옳지 않은 것은?").
@@ -124,3 +127,15 @@ REMAKES = [
     wider_margins, larger_sheet, stored_turned, two_to_a_sheet, print_bleed, overprinted_bold, watermarked,
     turned_unmarked,
 ]
+
+
+def with_page_as_image(src: Path, page: int, dest: Path) -> Path:
+    """A copy of ``src`` whose page ``page`` (0-based) is an image of itself, without a text layer (a page scanned
+    and put back); not one of ``REMAKES``: the parser cannot read it without OCR."""
+    raster = dest.with_suffix(".page.pdf")
+    rasterise(src, raster, pages=[page])
+    with pymupdf.open(src) as doc, pymupdf.open(raster) as image:
+        doc.delete_page(page)
+        doc.insert_pdf(image, start_at=page)
+        doc.save(dest)
+    return dest
