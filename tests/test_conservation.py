@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pymupdf
@@ -126,6 +127,10 @@ def test_a_lost_page_where_a_subject_begins_leaves_the_subject(tmp_path):
     assert [r.number for r in cut.rejects if r.reason == MISSING_REASON] == [1, 2, 3, 4, 5, 6]
     kept = [(i.number, i.question, i.options) for i in whole.items if i.page != 7]
     assert [(i.number, i.question, i.options) for i in cut.items] == kept
+    # The next subject's heading was on the lost page: its questions name no subject, not the subject before (which
+    # would look its answers up in another subject's key).
+    subjects = Counter((w.subject, c.subject) for w, c in zip([i for i in whole.items if i.page != 7], cut.items))
+    assert {(w, c) for w, c in subjects if w != c} == {("병태생리학", None)} and subjects["병태생리학", None] == 14
 
 
 @pytest.mark.realdata
@@ -141,6 +146,12 @@ def test_a_page_without_a_text_layer_that_no_ocr_reads_is_a_reject(tmp_path):
     assert "14, 건강·체력평가" in cut.rejects[0].detail and "--ocr auto" in cut.rejects[0].detail
     kept = [(i.number, i.question, i.options) for i in whole.items if i.page != 7]
     assert [(i.number, i.question, i.options) for i in cut.items] == kept
+    # Page 8 opens the next subject (its heading, 1-7): the last question before it is the column's last, not the
+    # lowest on the page; the subject's questions after it name no subject rather than the one before.
+    cut = parse_paper(with_page_as_image(path, 7, tmp_path / "cut8.pdf"))
+    unread = [r for r in cut.rejects if r.reason == UNREAD_REASON]
+    assert [r.page for r in unread] == [8] and "is 20, 건강·체력평가" in unread[0].detail
+    assert [(i.page, i.number) for i in cut.items if i.subject is None] == [(9, n) for n in range(8, 14)] + [(10, n) for n in range(14, 21)]
     # A page that prints nothing, or only what its text layer holds (a blank page's notice under a rule): no reject.
     with pymupdf.open(path) as doc:
         doc.new_page(pno=7, width=doc[0].rect.width, height=doc[0].rect.height)

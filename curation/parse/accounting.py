@@ -159,11 +159,11 @@ def _page_where_reading_stopped(pages: Mapping[int, int], number: int) -> int:
 def unread_page_rejects(source: str, unread: Sequence[tuple[int, str]], items: Sequence[Item]) -> list[Reject]:
     """A reject for each page that prints what its text layer does not hold and that no OCR read ((page, what it
     holds: "an image", "drawn outlines"), pages 1-based): what it prints is neither an item nor a reject of its own
-    number, and when it ends a part nothing in the numbering says its questions were printed."""
+    number, and when it ends a part nothing in the numbering says its questions were printed. ``items`` are in
+    reading order."""
     rejects = []
     for page, holds in unread:
-        before = [item for item in items if item.page is not None and item.page < page]
-        last = max(before, key=lambda item: (item.page, item.bbox[1] if item.bbox else 0), default=None)
+        last = next((item for item in reversed(items) if item.page is not None and item.page < page), None)
         after = f" (the last question read before it is {last.number}{f', {last.subject}' if last.subject else ''})" if last else ""
         rejects.append(
             Reject(

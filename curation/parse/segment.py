@@ -298,7 +298,7 @@ def _segment(
                 jump = bool(blocks) and jumps_to(number, blocks[-1], at)
                 if not blocks or number == last + 1 or restart or jump:
                     if restart:
-                        part += 1
+                        part, subject = part + 1, subject if heading_since_last else None
                     cur = open_block(number, line, skip, first)
                     continue
             elif cur.complete:
@@ -306,7 +306,7 @@ def _segment(
                 if number == cur.number + 1 or jumps_to(number, cur, at) or restart:
                     close(cur)
                     if restart:
-                        part += 1
+                        part, subject = part + 1, subject if heading_since_last else None
                     cur = open_block(number, line, skip, first)
                     continue
             elif number in (cur.number, cur.number + 1, 1) and not blocks:
