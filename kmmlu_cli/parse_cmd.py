@@ -18,6 +18,7 @@ from curation.core.errors import InputError
 from curation.core.io import write_items, write_jsonl
 from curation.ocr.types import OcrConfig
 from curation.parse import PaperMeta
+from curation.parse.accounting import UNREAD_REASON
 from curation.parse.paper import save_crops
 from kmmlu_cli import console
 
@@ -116,7 +117,11 @@ def _summary(route, items, folder: Path) -> Table:
     s = route.parse.summary if route.parse is not None else None
     if s is not None:
         table.add_row("pages", f"{s.pages} ({route.ocr_pages} by OCR); columns {s.columns}")
-        table.add_row("printed questions", f"{s.printed} = {s.items} items + {s.printed - s.items} rejects")
+        counted = f"{s.printed} = {s.items} items + {s.printed - s.items} rejects"
+        if unread := [str(r.page) for r in route.rejects if r.reason == UNREAD_REASON]:
+            counted += (f", and page {unread[0]} not read: its questions are not counted" if len(unread) == 1 else
+                        f", and pages {', '.join(unread)} not read: their questions are not counted")
+        table.add_row("printed questions", counted)
         table.add_row("answers", f"{s.answered}/{s.items} from {s.answer_source or 'none'}")
         table.add_row("figures / tables", f"{s.with_image} / {s.with_table}")
         table.add_row("subjects", ", ".join(f"{k} {v}" for k, v in s.subjects.items()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -161,6 +162,17 @@ def test_a_page_without_a_text_layer_that_no_ocr_reads_is_a_reject(tmp_path):
         notice.draw_rect(pymupdf.Rect(40, 40, notice.rect.width - 40, notice.rect.height - 40))
         doc.save(tmp_path / "blank.pdf")
     assert parse_paper(tmp_path / "blank.pdf").rejects == []
+
+
+@pytest.mark.realdata
+def test_kmmlu_parse_says_which_page_it_did_not_read(tmp_path):
+    paper = with_page_as_image(realdata_path("pdf", "healthex_2020_s1_A_q.pdf"), 6, tmp_path / "paper.pdf")
+    run = subprocess.run([*CLI, "parse", str(paper), "--ocr", "never", "--out", str(tmp_path / "out"), "--no-crops"],
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+    assert run.returncode == 0, run.stderr
+    assert "74 = 74 items + 0 rejects, and page 7 not read: its questions are not counted" in run.stdout
+    (reject,) = read_jsonl(tmp_path / "out" / "rejects.jsonl")
+    assert (reject["reason"], reject["page"], reject["number"]) == (UNREAD_REASON, 7, None)
 
 
 @pytest.mark.realdata
