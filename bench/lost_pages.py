@@ -45,6 +45,23 @@ def printed(result: ParseResult) -> Counter[int]:
     return Counter(item.number for item in result.items) + Counter(reject.number for reject in result.rejects)
 
 
+def at_an_end(whole: ParseResult, page: int, lost: Counter[int]) -> int:
+    """How many of the lost questions of ``page`` are a part's first or last (every question of the whole paper's
+    part before them, or every one after them, lost too): nothing but a key or a cover count says they were printed."""
+    parts: list[list[bool]] = []  # per part of the whole paper (numbering that starts again), each question's loss
+    left, previous = Counter(lost), None
+    for item in whole.items:
+        if previous is None or item.number <= previous:
+            parts.append([])
+        gone = item.page == page and left[item.number] > 0
+        left[item.number] -= gone
+        parts[-1].append(gone)
+        previous = item.number
+    return sum(
+        1 for losses in parts for k, gone in enumerate(losses) if gone and (all(losses[:k]) or all(losses[k + 1:]))
+    )
+
+
 def without_page(path: Path, page: int, dest: Path) -> Path:
     with pymupdf.open(path) as doc:
         doc.delete_page(page)
@@ -79,13 +96,10 @@ def main() -> None:
                     on_page = Counter(i.number for i in whole.items if i.page == page)
                     row["on a page reject"] += (lost & on_page).total()
                     lost -= on_page
-                # at an end: past the last number read before it, or before the first after it, within its part
-                ends = {n for n in lost if all(i.number < n for i in cut.items if i.page < page) or all(
-                    i.number > n for i in cut.items if i.page >= page)}
                 kept = Counter((i.number, i.question, i.options) for i in cut.items)
                 changed = sum(1 for i in whole.items if i.page != page and not kept[(i.number, i.question, i.options)])
                 row.update({"pages": 1, "silent pages": bool(lost), "silent": lost.total(),
-                            "at an end": sum(lost[n] for n in ends), "changed": changed})
+                            "at an end": at_an_end(whole, page, lost), "changed": changed})
             totals.update(row)
             table.add_row(path.stem[:40], *(str(row[key]) for key, _ in COLUMNS))
     table.add_row("all", *(str(totals[key]) for key, _ in COLUMNS))
