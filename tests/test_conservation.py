@@ -118,6 +118,20 @@ def test_a_lost_page_of_twelve_or_more_questions_leaves_the_rest_of_the_paper(st
 
 
 @pytest.mark.realdata
+def test_a_question_cut_short_by_a_lost_page_does_not_take_the_question_that_resumes_the_paper(tmp_path):
+    """Page 2 of the information-processing paper is lost: question 11 stops after its ② at the foot of page 1, and
+    the paper resumes at 29 on page 3. Before, 11 took 29's stem and options (its own ① ② into its stem); now 11 is
+    a reject and 29 is read as in the whole paper."""
+    path = realdata_path("pdf", "eip_industrial_2024_r2_written_q+a.pdf")
+    whole = parse_paper(path)
+    cut = parse_paper(_without_pages(path, tmp_path / "cut.pdf", [1]))
+    assert not [i for i in cut.items if i.number == 11]
+    assert 11 in {r.number for r in cut.rejects}
+    read = {i.number: (i.question, i.options) for i in cut.items}
+    assert read[29] == next((i.question, i.options) for i in whole.items if i.number == 29)
+
+
+@pytest.mark.realdata
 def test_a_lost_page_where_a_subject_begins_leaves_the_subject(tmp_path):
     """KSPO numbers each subject 1-20: with the page lost that holds one subject's question 20 and the next
     subject's 1-6 (and its heading), the next subject is read from its question 7 (before, numbering that

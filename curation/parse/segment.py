@@ -309,6 +309,12 @@ def _segment(
                         part, subject = part + 1, subject if heading_since_last else None
                     cur = open_block(number, line, skip, first)
                     continue
+            elif line.page > cur.lines[0].page and jumps_to(number, cur, at):
+                # A question cut short by a page lost or read wrong (its options stop on it): the number that resumes
+                # the paper on a later page is not its text, nor are the options after it.
+                close(cur)
+                cur = open_block(number, line, skip, first)
+                continue
             elif number in (cur.number, cur.number + 1, 1) and not blocks:
                 # Numbered instructions on a cover page, or a question without options: set aside.
                 close(cur)
