@@ -192,9 +192,9 @@ def test_kmmlu_parse_says_which_page_it_did_not_read(tmp_path):
 @pytest.mark.realdata
 def test_a_page_of_glyphs_drawn_as_outlines_prints_what_its_text_layer_does_not_hold():
     with pymupdf.open(realdata_path("pdf", "physician_2025_r89_s1_q_NOTEXTLAYER.pdf")) as doc:
-        assert unread_ink(doc[1], 0) == "drawn outlines"
+        assert unread_ink(doc[1], 0, doc[1].get_images()) == "drawn outlines"
     with pymupdf.open(realdata_path("pdf", "healthex_2020_s1_A_q.pdf")) as doc:
-        assert unread_ink(doc[1], len(page_words(doc[1]))) is None  # a page of text, with a figure
+        assert unread_ink(doc[1], len(page_words(doc[1])), doc[1].get_images()) is None  # a page of text, with a figure
 
 
 def test_the_cover_count_extends_the_numbering():

@@ -44,15 +44,16 @@ def pages_to_ocr(doc: pymupdf.Document, mode: OcrMode = "auto") -> list[int]:
 
 # A page that gives at most a page number's words ("- 7 -" stamped on a scan) while it holds an image, or this many
 # drawn paths (glyphs drawn as outlines; a frame or a rule is a few), prints what its text layer does not hold.
-PAGE_NUMBER_WORDS = 3
+_PAGE_NUMBER_WORDS = 3
 _OUTLINE_PATHS = 20
 
 
-def unread_ink(page: pymupdf.Page, words: int) -> str | None:
+def unread_ink(page: pymupdf.Page, words: int, images: list) -> str | None:
     """What a page that gave ``words`` words prints outside its text layer ("an image", "drawn outlines"), or None
-    where its text layer holds what it prints (a page of text, a blank page, a page number under a rule)."""
-    if words > PAGE_NUMBER_WORDS:
+    where its text layer holds what it prints (a page of text, a blank page, a page number under a rule);
+    ``images``: the page's ``get_images()``."""
+    if words > _PAGE_NUMBER_WORDS:
         return None
-    if page.get_images():
+    if images:
         return "an image"
     return "drawn outlines" if len(page.get_drawings()) >= _OUTLINE_PATHS else None

@@ -216,7 +216,7 @@ def _read_words(
             words, ocr_pages = ocr(page), ocr_pages + 1
         else:
             blank += 1
-            if holds := unread_ink(page, len(words)):
+            if holds := unread_ink(page, len(words), images):
                 unread.append((page.number + 1, holds))
         words = stack_fractions(words, partial(rules, page.number))
         pages.append((words, page.rect.width, page.rect.height))
