@@ -21,6 +21,8 @@ its items compared with the parse of the text layer:
 - character accuracy of stems and of options (edit distance, whitespace ignored, weighted by characters),
   and of both with fullwidth and halfwidth forms folded ("folded": ｢ and 「 are one printed glyph);
 - page character accuracy, region by region, from the same OCR words;
+- spaces: the word breaks of stems and options between characters both readings hold, as an F1 (a misread
+  character neither makes nor hides a break beside it);
 - confusion counts by the class of the true character (curation.ocr.confusion), width forms folded;
 - passed: items whose stem reads at 0.90 character accuracy or more and every option at 0.85 or more, with
   as many options as printed (the check issue #21 runs on papers outside ../shared; a lost item fails it).

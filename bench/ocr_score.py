@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
+from rapidfuzz.distance import Levenshtein
 
 from curation.ocr.confusion import CLASSES, Confusions, char_class
 from curation.ocr.layout import page_regions
@@ -89,6 +90,9 @@ class Score:
     folded_w: float = 0.0  # item accuracy, stems and options, width forms folded
     passed: int = 0  # items with the stem at PASS_STEM or more and every option at PASS_OPTION or more
     ocr_s: float = 0.0
+    spaces_right: int = 0  # word breaks (a space between two characters both readings have) read as the truth has them
+    spaces_extra: int = 0  # a space the truth does not have
+    spaces_missed: int = 0  # a space the truth has and the reading does not
 
     def add(self, other: Score) -> None:
         for name in self.__dataclass_fields__:
@@ -110,6 +114,36 @@ class Score:
     def folded_acc(self) -> float:
         return self.folded_w / max(self.stem_chars + self.option_chars, 1)
 
+    @property
+    def spaces_f1(self) -> float:
+        return 2 * self.spaces_right / max(2 * self.spaces_right + self.spaces_extra + self.spaces_missed, 1)
+
+
+def word_breaks(got: str, want: str) -> tuple[int, int, int]:
+    """(right, extra, missed): the spaces of ``got`` against ``want`` between characters that both hold, aligned
+    without whitespace (a misread character neither makes nor hides a break beside it)."""
+    got_chars, got_breaks = _breaks(got)
+    want_chars, want_breaks = _breaks(want)
+    right = extra = missed = 0
+    for i, j, size in Levenshtein.opcodes(got_chars, want_chars).as_matching_blocks():
+        for k in range(1, size):
+            has, should = (i + k) in got_breaks, (j + k) in want_breaks
+            right += has and should
+            extra += has and not should
+            missed += should and not has
+    return right, extra, missed
+
+
+def _breaks(text: str) -> tuple[str, set[int]]:
+    """The text without whitespace, and the indices of its characters that a space stands before."""
+    chars: list[str] = []
+    breaks: set[int] = set()
+    for word in text.split():
+        if chars:
+            breaks.add(len(chars))
+        chars.extend(word)
+    return "".join(chars), breaks
+
 
 PASS_STEM, PASS_OPTION = 0.90, 0.85
 
@@ -128,11 +162,14 @@ def score(truth: dict, read: dict, pages: int, confusions: Confusions) -> Score:
                      and char_accuracy(other["question"], item["question"]) >= PASS_STEM
                      and all(char_accuracy(got, want) >= PASS_OPTION for got, want in zip(other["options"], item["options"])))
         for got, want, field in ((other["question"], item["question"], "stem"),
-                                 ("".join(other["options"]), "".join(item["options"]), "option")):
+                                 ("\n".join(other["options"]), "\n".join(item["options"]), "option")):
             n = len("".join(want.split()))
             setattr(s, f"{field}_chars", getattr(s, f"{field}_chars") + n)
             setattr(s, f"{field}_w", getattr(s, f"{field}_w") + char_accuracy(got, want) * n)
             s.folded_w += char_accuracy(width_folded(got), width_folded(want)) * n
+            right, extra, missed = word_breaks(got, want)
+            s.spaces_right, s.spaces_extra, s.spaces_missed = (
+                s.spaces_right + right, s.spaces_extra + extra, s.spaces_missed + missed)
             confusions.add(width_folded(got), width_folded(want))
     printed = Counter(i["number"] for i in truth["items"])
     found = Counter(i["number"] for i in read["items"]) + Counter(read["rejects"])
@@ -143,11 +180,12 @@ def score(truth: dict, read: dict, pages: int, confusions: Confusions) -> Score:
 def row(label: str, s: Score) -> str:
     return (f"{label:44} {s.papers:3d} {s.pages:5d} {s.items:5d} {s.same:5d} {s.same / max(s.items, 1):7.1%} "
             f"{s.lost:4d} {s.stem_acc:7.4f} {s.option_acc:7.4f} {s.item_acc:7.4f} {s.folded_acc:7.4f} "
-            f"{s.page_w / max(s.page_chars, 1):7.4f} {s.passed / max(s.items, 1):7.1%} {s.pages / max(s.ocr_s, 1e-9):6.3f}")
+            f"{s.page_w / max(s.page_chars, 1):7.4f} {s.spaces_f1:7.4f} {s.passed / max(s.items, 1):7.1%} "
+            f"{s.pages / max(s.ocr_s, 1e-9):6.3f}")
 
 
 HEADER = (f"{'':44} {'pap':>3} {'pages':>5} {'items':>5} {'same':>5} {'same%':>7} {'lost':>4} {'stems':>7} "
-          f"{'options':>7} {'items':>7} {'folded':>7} {'page':>7} {'passed':>7} {'p/s':>6}")
+          f"{'options':>7} {'items':>7} {'folded':>7} {'page':>7} {'spaces':>7} {'passed':>7} {'p/s':>6}")
 
 
 def confusion_table(name: str, c: Confusions, top: int) -> list[str]:

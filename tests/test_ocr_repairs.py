@@ -11,7 +11,7 @@ from conftest import realdata_path
 from curation.core.item import LOW_CONFIDENCE_FLAG, REPAIRED_FLAG, Item, Repair
 from curation.ocr.repair.records import recorded
 from curation.ocr.repair.steps import repair_lines, repair_word
-from curation.ocr.repair.syllables import join_syllables
+from curation.ocr.repair.syllables import SYLLABLE_GAP, join_syllables, word_gap
 from curation.ocr.tesseract import tesseract_available
 from curation.ocr.types import OcrWord
 from curation.parse.routes import parse_pdf, rasterise
@@ -65,6 +65,62 @@ def test_merged_and_split_words_carry_the_records_of_the_words_they_came_from():
     assert [(w.text, w.repairs) for w in joined] == [("구강", (earlier,))]
 
 
+# A region set with tight word spaces, as Tesseract reads it: words half a line height apart, and a word read in two
+# pieces (the piece after "|") a third of one apart.
+TIGHT_REGION = [
+    "다음 중 사회복지사가 접수단계에서 수행해야 할 과제|를 모두 고른 것은?",
+    "면접 기술에 관한 설명으로 옳지 않은 것은?",
+    "공감적 태도와 적극적 반응으로 경|청한다.",
+    "클라이언트의 강점|과 자원을 조사한다.",
+    "자료 수집에 관한 설명으로 옳은 것을 모두 고른 것은?",
+]
+
+
+def _read_line(text: str, word_space: float, split_gap: float) -> list[OcrWord]:
+    words, x = [], 0.0
+    for word in text.split():
+        for i, piece in enumerate(word.split("|")):
+            x += (split_gap if i else word_space) * 10 if words else 0
+            words.append(OcrWord(x, 0, x + 10 * len(piece), 10, piece, 90.0, 0))
+            x = words[-1].x1
+    return words
+
+
+def test_a_region_finds_the_gap_that_parts_its_words_from_written_korean():
+    """Word spaces tighter than most papers': the gap of most papers (0.62) joins every word of the region; the
+    region's own gap, found from the pairs written Korean clearly sets apart or together, reads them."""
+    lines = [_read_line(text, word_space=0.5, split_gap=0.33) for text in TIGHT_REGION]
+    gap = word_gap(lines)
+    assert gap < SYLLABLE_GAP
+    assert [" ".join(w.text for w in join_syllables(line, gap)) for line in lines] == [
+        text.replace("|", "") for text in TIGHT_REGION]
+    assert [" ".join(w.text for w in join_syllables(line, SYLLABLE_GAP)) for line in lines] != [
+        text.replace("|", "") for text in TIGHT_REGION]
+    # Set with the usual word spaces, the same lines find the usual gap.
+    usual = [_read_line(text, word_space=0.9, split_gap=0.4) for text in TIGHT_REGION]
+    assert [" ".join(w.text for w in join_syllables(line, word_gap(usual))) for line in usual] == [
+        text.replace("|", "") for text in TIGHT_REGION]
+
+
+def test_marks_tesseract_reads_as_words_of_their_own_go_back_against_their_word():
+    """Brackets, closing marks and a number's counter are set against their word; a list's bullet, an arrow read as
+    ">" and a number that opens a line or an option (a question's number) stand apart, as printed."""
+    def joined(*pieces: str) -> str:
+        words, x = [], 0.0
+        for piece in pieces:
+            words.append(OcrWord(x, 0, x + 10 * len(piece), 10, piece, 90.0, 0))
+            x = words[-1].x1 + 4  # under the usual word gap, over a syllable's
+        return " ".join(w.text for w in join_syllables(words))
+
+    assert joined("「", "국세기본법", "」", "상") == "「국세기본법」 상"
+    assert joined("ㄱ", ".", "개입") == "ㄱ. 개입"
+    assert joined("(", "단위", ":", "원", ")") == "(단위: 원)"
+    assert joined("생후", "8", "개월") == "생후 8개월"
+    assert joined("17", "원형") == joined("③", "17", "원형")[2:] == "17 원형"
+    assert joined("∙", "모든", "활동") == "∙ 모든 활동"
+    assert joined("문제설정", ">", "가설설정") == "문제설정 > 가설설정"
+
+
 def _item(number: int, *flags: str) -> Item:
     return Item(id=f"x-2024-1-A-{number:03d}", question="?", options=("a", "b"), number=number, flags=flags)
 
@@ -86,8 +142,8 @@ def test_an_item_lists_the_repairs_of_its_words_and_is_flagged(tmp_path: Path):
     result = parse_pdf(image_only, ocr="auto")
     by_number = {item.number: item for item in result.items}
     repaired = by_number[16]
-    assert repaired.question == "객담검사 방법으로 옳은것은?"
-    assert Repair(step="lookalike_words", before="옮은것은?") in repaired.provenance.repairs
+    assert repaired.question == "객담검사 방법으로 옳은 것은?"
+    assert Repair(step="lookalike_words", before="옮은") in repaired.provenance.repairs
     assert REPAIRED_FLAG in repaired.flags
     clean = by_number[12]
     assert clean.provenance.route == "pdf-ocr" and clean.provenance.repairs == ()

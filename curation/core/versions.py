@@ -6,7 +6,7 @@ PARSER_VERSION = "parse-64"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
 CROP_VERSION = "crop-png-grey-1"
 # OCR route: page triage, regions, rings, consonant label lists, bullets and arrows by shape, cut lines read again, repairs (Tesseract, with subject words for its dictionary; look-alike syllables by counts of Korean text); the vision model's lines matched onto the printed lines
-OCR_VERSION = "ocr-regions-rings-vlm-lines-labels-shapes-cutlines-lookalikes-words-terms-specks-tildes-won-scripts-headings-celsius-marks-hyphens-tails-dots-19"
+OCR_VERSION = "ocr-regions-rings-vlm-lines-labels-shapes-cutlines-lookalikes-words-terms-specks-tildes-won-scripts-headings-celsius-marks-hyphens-tails-dots-spaces-20"
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-3"
 # answer-key readers (text tables, their glyphs printed over themselves read once; image tables, outlines, HWP tables, CSV/XLSX/JSON)

@@ -15,7 +15,7 @@ from curation.ocr.label_lists import LabelList, label_lists
 from curation.ocr.layout import erase_rules, page_regions, page_rules_from_image, render_region, straightened
 from curation.ocr.repair.punctuation import QUOTE_OPENERS
 from curation.ocr.repair.steps import repair_lines, repair_readings, repair_word
-from curation.ocr.repair.syllables import join_syllables
+from curation.ocr.repair.syllables import join_syllables, word_gap
 from curation.ocr.rings import find_rings, read_rings
 from curation.ocr.tesseract import TsvWord, install_hint, syllable_height, tesseract_available, tesseract_words
 from curation.ocr.types import CIRCLED_DIGITS, OcrConfig, OcrError, OcrPage, OcrWord, Region, is_hangul
@@ -125,7 +125,9 @@ def ocr_region(gray: np.ndarray, region: Region, *, page: int, block: int, confi
             repairs=t.repairs,
         )
         lines.setdefault(t.key, []).append(word)
-    ordered = [[repair_word(w) for w in join_syllables(sorted(ws, key=lambda w: w.x0))] for ws in lines.values()]
+    read = [sorted(ws, key=lambda w: w.x0) for ws in lines.values()]
+    gap = word_gap(read)
+    ordered = [[repair_word(w) for w in join_syllables(ws, gap)] for ws in read]
     for marker in markers:
         _place(marker, ordered)
     ordered.sort(key=lambda ws: min(w.y0 for w in ws))

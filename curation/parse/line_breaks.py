@@ -42,12 +42,20 @@ def _weights() -> dict[str, float]:
 def break_between(before: str, after: str) -> str | None:
     """" " or "" for a line break between the words ``before`` and ``after`` (Hangul either side of it) where
     written text says which, else None (no context of theirs counted often enough)."""
+    weight = space_weight(before, after)
+    if weight is None:
+        return None
+    return " " if weight > 0 else ""
+
+
+def space_weight(before: str, after: str) -> float | None:
+    """How strongly written Korean sets a space between the words ``before`` and ``after`` (the weights of the
+    contexts they have, added up: above 0 for a space), or None where they have no counted context (not Hangul
+    on both sides, or a neighbourhood too rare)."""
     last = _LAST.search(before)
     first = _FIRST.match(after)
     if last is None or first is None:
         return None
     weights = _weights()
     found = [weights[context] for context in contexts(last.group(), first.group()) if context in weights]
-    if not found:
-        return None
-    return " " if sum(found) > 0 else ""
+    return sum(found) if found else None
