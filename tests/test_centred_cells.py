@@ -103,6 +103,26 @@ def test_a_tables_head_is_no_cell_of_its_first_row():
     assert options_of(block)[:2] == ("가 첫째칸의 첫줄", "나 둘째칸의 둘째줄")
 
 
+def test_cells_of_three_lines_whose_first_lines_read_as_one_are_their_rows():
+    """A row whose first two cells run to three lines, the first of each wider than its middle one beside the marker
+    and the two read as one line; the third cell and the other rows' cells one line each, every cell centred in its
+    column (so that the columns start at no one place but stand round one middle)."""
+    table = [
+        line(10, (40, "1."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
+        line(24, (113, "㉠"), (214, "㉡"), (289, "㉢")),
+        line(40, (77, "가나다라마바사아자"), (196.5, "아자차카타")),
+        line(52, (52, "①"), (86, "(abcdef"), (192, "(ghijk"), (285, "하나")),
+        line(64, (90.5, "lmnop)"), (201, "qrs)")),
+        line(84, (52, "②"), (95, "둘째칸이다"), (205.5, "셋째칸"), (285, "둘째")),
+        line(104, (52, "③"), (99.5, "넷째칸이"), (201, "다섯째칸"), (285, "셋째")),
+        line(124, (52, "④"), (104, "여섯째"), (210, "일곱"), (280.5, "넷째칸")),
+        *next_question(150),
+    ]
+    block = segment(table).blocks[0]
+    assert cells_above(block, block.best_run(4)) == {2: 0}
+    assert options_of(block)[0] == "가나다라마바사아자 (abcdef lmnop) 아자차카타 (ghijk qrs) 하나"
+
+
 def test_options_wrapped_evenly_round_the_next_marker_stay_as_read():
     """An option's last line, the next option's first (its words set far apart, as a justified line of few words is)
     and that option's second stand evenly spaced at 120% leading (their boxes overlapping), the first and last
@@ -141,3 +161,8 @@ def test_a_real_papers_option_tables_with_centred_cells_read_as_printed():
     assert items["운동처방론", 11].options[:2] == ("당뇨병-골감소증 체중부하 운동 후 저혈당 주의",
                                                 "고혈압-당뇨병 비체중부하 스타틴 복용자의 근육통 주의")
     assert items["운동처방론", 18].options[1] == "소아청소년 고강도 가능 즐겁고 발달에 좋은 모든 운동 가능"
+    # Two cells of three lines in one row, their first lines read as one line, each wider than the cell's line beside
+    # the marker; the other rows' cells of one line, centred, so that no column starts at one place.
+    q13 = items["운동부하검사", 13]
+    assert q13.question.endswith("주의한다. ㉠ ㉡ ㉢")
+    assert q13.options[0] == "운동유발성 기관지 수축환자 (exercise-induced bronchoconstriction) 말초동맥질환자 (peripheral artery disease) 노인"

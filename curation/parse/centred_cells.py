@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
-from curation.parse.table_cues import one_column_after_a_gap
+from curation.parse.table_cues import column_heads, one_column_after_a_gap
 from curation.readers.words import Line, Word
 
 _CENTRED = 0.3  # em: how far the middle of a cell's first and last lines may stand from its marker's line
@@ -38,8 +38,8 @@ def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
         found = []
         for li in range(row - 1, top - 1, -1):
             candidate = block.lines[li]
-            if not _same_place(candidate, line) or not _in_a_cell(candidate, line):
-                break
+            if not _same_place(candidate, line) or column_heads(candidate) or not _in_cells(candidate, line):
+                break  # a line of column labels alone is the table's head, no cell's
             if not _nearer(candidate, line, rows, k - 1, block):
                 break
             if not any(_pairs(candidate, under, line) for under in below):
@@ -117,23 +117,35 @@ def _same_place(a: Line, b: Line) -> bool:
     return a.page == b.page and a.column == b.column
 
 
-def _in_a_cell(candidate: Line, row: Line) -> bool:
-    """Whether ``candidate`` stands within one cell of ``row`` (right of its marker): over a gap between its words, or
-    over one of its cells with another cell of the row after it (a line running on across the row is no cell's)."""
+def _in_cells(candidate: Line, row: Line) -> bool:
+    """Whether ``candidate`` stands right of ``row``'s marker, each of its pieces (its words parted by a gap as wide as
+    a cell's padding: the first lines of several cells read as one line) within one cell of the row: over a gap
+    between its words, or over one of its cells with another cell of the row after it (a line running on across the
+    row is no cell's)."""
     words = row.words[1:]
     em = row.size
-    if not words or candidate.x0 < words[0].x0 - _CELL_GAP * em:
+    if not words or candidate.x0 < row.words[0].x1:
         return False
-    cells: list[tuple[float, float]] = []
+    cells = _spans(words, em)
+    return all(_in_a_cell(x0, x1, cells) for x0, x1 in _spans(candidate.words, em))
+
+
+def _spans(words: Sequence[Word], em: float) -> list[tuple[float, float]]:
+    """The x extents of ``words`` (left to right) parted where a gap is wider than a cell's padding."""
+    spans: list[tuple[float, float]] = []
     for word in words:
-        if cells and word.x0 - cells[-1][1] <= _CELL_GAP * em:
-            cells[-1] = (cells[-1][0], word.x1)
+        if spans and word.x0 - spans[-1][1] <= _CELL_GAP * em:
+            spans[-1] = (spans[-1][0], word.x1)
         else:
-            cells.append((word.x0, word.x1))
-    over = [i for i, (x0, x1) in enumerate(cells) if x0 < candidate.x1 and candidate.x0 < x1]
+            spans.append((word.x0, word.x1))
+    return spans
+
+
+def _in_a_cell(x0: float, x1: float, cells: list[tuple[float, float]]) -> bool:
+    over = [i for i, (c0, c1) in enumerate(cells) if c0 < x1 and x0 < c1]
     if not over:
         return True
-    return len(over) == 1 and over[0] + 1 < len(cells) and candidate.x1 < cells[over[0] + 1][0]
+    return len(over) == 1 and over[0] + 1 < len(cells) and x1 < cells[over[0] + 1][0]
 
 
 def _pairs(upper: Line, lower: Line, row: Line) -> bool:

@@ -87,25 +87,33 @@ _WIDER_THAN_A_SPACE = 1.6  # a cell's gap against the block's usual word space (
 
 
 def one_column_after_a_gap(block: Block, run: Sequence[Marker]) -> bool:
-    """Whether every option has a cell's gap at one place, its next word starting at the same distance from the
-    marker (a table's column)."""
-    if not _aligned(_starts_after_gaps(block, run, ROW_GAP)):
+    """Whether every option has a cell after a gap at one place: its words starting, or (cells centred, as word
+    processors set them by default) standing round their middle, at the same distance from the marker (a table's
+    column)."""
+    if not any(_aligned(cells) for cells in _cells_after_gaps(block, run, ROW_GAP)):
         return False  # the cheap test first: most option runs have no such column
-    return _aligned(_starts_after_gaps(block, run, max(ROW_GAP, _WIDER_THAN_A_SPACE * _usual_space(block))))
+    wider = max(ROW_GAP, _WIDER_THAN_A_SPACE * _usual_space(block))
+    return any(_aligned(cells) for cells in _cells_after_gaps(block, run, wider))
 
 
-def _starts_after_gaps(block: Block, run: Sequence[Marker], gap: float) -> list[list[float]]:
-    """Per option, where the words of its lines that follow a gap over ``gap`` em on their line start, from its
-    marker (a table set across a break stands alike in both columns; a cell whose text fills its first line leaves
-    the gap on the row's next line, under a wrapped cell before it)."""
-    starts = []
+def _cells_after_gaps(block: Block, run: Sequence[Marker], gap: float) -> tuple[list[list[float]], list[list[float]]]:
+    """Per option, where the cells of its lines that follow a gap over ``gap`` em on their line start, and where their
+    middles stand, from its marker (a table set across a break stands alike in both columns; a cell whose text fills
+    its first line leaves the gap on the row's next line, under a wrapped cell before it)."""
+    starts, middles = [], []
     for k, marker in enumerate(run):
         end = run[k + 1].index if k + 1 < len(run) else len(block.tokens)
         tokens = block.tokens[marker.index + 1 : end]
         left = block.tokens[marker.index][0].x0
-        starts.append([b.x0 - left for (a, la), (b, lb) in zip(tokens, tokens[1:])
-                       if la == lb and b.x0 - a.x1 > gap * a.size])
-    return starts
+        cells: list[list[float]] = []  # [x0, x1] of each cell after a gap
+        for (a, la), (b, lb) in zip(tokens, tokens[1:]):
+            if la == lb and b.x0 - a.x1 > gap * a.size:
+                cells.append([b.x0, b.x1])
+            elif la == lb and cells and cells[-1][1] == a.x1:
+                cells[-1][1] = b.x1
+        starts.append([x0 - left for x0, _ in cells])
+        middles.append([(x0 + x1) / 2 - left for x0, x1 in cells])
+    return starts, middles
 
 
 def _aligned(starts: list[list[float]]) -> bool:
