@@ -32,6 +32,8 @@ _GAP_EM = 0.2
 # A character whose middle stands this many ems above or below the word's first one is no part of the word: a
 # stacked fraction's denominator set flush against the text after it (exponents and subscripts stand nearer).
 _SHIFT_EM = 0.5
+# Type smaller than this no reader sees: a producer's 1 pt full stop after each "<보기>" (the KSPO papers' HWP export).
+_SMALLEST_PRINTED = 2.0  # points
 # Clip to the page, nothing else: no images (a costly copy), ligatures expanded, and glyphs without a
 # Unicode mapping as U+FFFD (which validation flags) rather than as raw CIDs.
 _FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
@@ -274,6 +276,8 @@ def _line_words(line: dict, page_index: int) -> list[Word]:
     circled = _CIRCLED_VALUE
     for span in line["spans"]:
         span_size = float(span["size"])
+        if span_size < _SMALLEST_PRINTED:
+            continue
         gap_limit = _GAP_EM * span_size
         for ch in span["chars"]:
             c = ch["c"]
