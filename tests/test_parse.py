@@ -310,6 +310,14 @@ def test_a_subject_heading_is_a_name_not_a_table_row_or_a_sentence(text, name):
     assert names_a_subject(text) is name
 
 
+@pytest.mark.realdata
+def test_a_subjects_code_printed_after_its_name_is_no_part_of_it():
+    """건강운동관리사 2018 prints each subject's code after its name ("운동상해(74)"); 2016 and 2020 print most names
+    alone, and one subject is one name across the years."""
+    subjects = {i.subject for i in parse_paper(realdata_path("pdf", "healthex_2018_s2_A_q_ERRATUM-PAGE1-RASTER.pdf")).items}
+    assert subjects == {"운동상해", "기능해부학", "병태생리학", "스포츠심리학"}
+
+
 # cpa_2024_r59_1st_all-subjects_final_key.pdf, page 5 "회계학 정답", ①형 column (1-25, 26-50), read by eye.
 CPA_2024_ACCT = "1244353532542342352421314" "4513542511354125321214543"
 

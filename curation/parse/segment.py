@@ -102,6 +102,15 @@ def names_a_subject(text: str) -> bool:
     return len(cells) < 2
 
 
+# A subject's code printed after its name ("운동상해(74)" on the KSPO papers of 2018): a number of two digits or more in
+# brackets closing the heading. It is no part of the name, which other years print without it.
+_SUBJECT_CODE = re.compile(r"\s*[(（]\d{2,}[)）]$")
+
+
+def _subject_name(heading: str) -> str:
+    return _SUBJECT_CODE.sub("", heading.strip())
+
+
 def is_heading(line: Line, body_size: float) -> bool:
     """A subject heading: set apart, and its words could name a subject."""
     return names_a_subject(line.text) and set_apart(line, body_size)
@@ -347,7 +356,7 @@ def _segment(
         ):
             close(cur)
             cur = None
-            subject = line.text.strip()
+            subject = _subject_name(line.text)
             heading_since_last = True
             continue
         if cur is not None and cur.complete and not wrapped and set_apart(line, body_size) and followed_as_set_apart(at) and (
