@@ -72,11 +72,10 @@ def _height(words: Sequence[OcrWord]) -> float:
     return max(statistics.median(w.y1 - w.y0 for w in words), 1e-6)
 
 
-def _one_word(left: str, right: str, gap: float, word_gap: float, opens: bool = False) -> bool:
+def _one_word(left: str, right: str, gap: float, word_gap: float, opens: bool) -> bool:
     """Whether two words a line reads side by side, ``gap`` line heights apart, are one word; ``opens``: the left one
     opens the line or an option."""
-    if _amount_in_won(left, right) or _set_against(left[-1], right[0]) or (
-            not opens and left[-1].isdigit() and is_hangul(right[0])):
+    if _amount_in_won(left, right) or _set_against(left[-1], right[0], opens):
         return gap < word_gap
     if not _joins(left[-1], right[0]):
         return False
@@ -97,11 +96,11 @@ _OPENING = "「『｢〈《(（[［“‘"
 _CLOSING = "」』｣〉》)）]］”’.,?!:;"
 
 
-def _set_against(left: str, right: str) -> bool:
-    """Whether the characters either side of a gap are a bracket or mark and the word it is set against. (A number and
-    the counter after it, "65 세", are one word too, but not where the number opens a line or an option: "17 원형" is
-    a question's number and its stem.)"""
-    return left in _OPENING or right in _CLOSING
+def _set_against(left: str, right: str, opens: bool) -> bool:
+    """Whether the characters either side of a gap are a bracket or mark and the word it is set against, or a number
+    and the counter after it ("65 세"), unless the number opens a line or an option ("17 원형" is a question's number
+    and its stem)."""
+    return left in _OPENING or right in _CLOSING or (not opens and left.isdigit() and is_hangul(right))
 
 
 # An amount: four digits or more, grouped or not (by what was read as "," or ".", some lost: "7000.000").
