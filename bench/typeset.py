@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables]] [--justified] [--bands] [--pictures] [--formulas] [--browser]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -11,7 +11,8 @@ the HTML engine left text out of (a word wider than its column) tests nothing an
 ``--headings`` each random paper is two subjects under centred headings ("제1과목 형법" over its first half), and
 a question is exact only under its own subject. With ``--extras`` the drawn houses also set raster figures and
 boxed program listings under some stems (``with_extras``); with ``--table-options`` some questions print their options as
-the rows of a ruled table (with ``--open-tables``, of a table without rules, each cell at its row's middle); with ``--justified`` every paragraph is set flush to both edges (word spaces stretched); with ``--bands`` a
+the rows of a ruled table (with ``--open-tables``, of a table without rules, each cell at its row's middle, or with
+``--cells-at-top`` at its top); with ``--justified`` every paragraph is set flush to both edges (word spaces stretched); with ``--bands`` a
 two-column paper sets every tenth question, from the sixth, across the page where it falls, the columns above it
 balanced (``House.bands``); with ``--pictures`` every eleventh question's options, from the eighth, are pictures beside
 their labels, two to a row (its item's options are empty); with ``--formulas`` every seventh question, from the third, has
@@ -99,6 +100,7 @@ def main() -> None:
     parser.add_argument("--table-options", action="store_true", help="with --random: options as a table's rows too")
     parser.add_argument("--open-tables", action="store_true",
                         help="with --table-options: those tables without rules, each cell at its row's middle")
+    parser.add_argument("--cells-at-top", action="store_true", help="with --open-tables: each cell at its row's top")
     parser.add_argument("--justified", action="store_true", help="with --random: paragraphs set flush to both edges")
     parser.add_argument("--bands", action="store_true", help="with --random: some questions set across the page")
     parser.add_argument("--pictures", action="store_true", help="with --random: some questions' options pictures")
@@ -107,7 +109,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables)
+                      args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables, args.cells_at_top)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -140,6 +142,7 @@ def random_houses(
     pictures: bool = False,
     formulas: bool = False,
     open_tables: bool = False,
+    cells_at_top: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -152,7 +155,7 @@ def random_houses(
             if extras:
                 house = with_extras(house, rnd)
             house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
-                            formulas=formulas, open_tables=open_tables)
+                            formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -168,6 +171,7 @@ def random_houses(
                 off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}{pictured}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += (", options in tables" + (" without rules" if open_tables else "")) if table_options else ""
+    under += ", cells at the top" if open_tables and cells_at_top else ""
     under += ", justified" if justified else ""
     under += ", questions across the page" if bands else ""
     under += ", picture options" if pictures else ""

@@ -40,6 +40,7 @@ from curation.parse.grid import AnswerKey
 from curation.parse.labelled_options import circled_labels, labels_options, relabelled
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
+from curation.parse.open_cells import options_in_open_cells
 from curation.parse.question_start import printed_numbers
 from curation.parse.question_text import Region, question_text, regions_of
 from curation.parse.reading import LOST_DETAIL, LOST_REASON, Reading, read_in_order
@@ -340,10 +341,15 @@ def _build_items(
         passage = regions_of(block.passage)
         regions = with_figures_at_breaks(passage + regions_of(block.lines), figures, page_lines, len(passage))
         has_image = any(overlaps(box, fig, 0.5) for page, box in regions for fig in figures[page])
-        above = cells_above(block, run)
-        question, tables, in_rows = question_text(doc, words, block, run, rules, above)
-        owned = option_tokens(block, run)
-        options = in_rows or options_by_cells(block, run, owned, above) or tuple(map(compose, owned))
+        open_cells = options_in_open_cells(block, run)
+        above = open_cells.above if open_cells else cells_above(block, run)
+        head_after = open_cells.head if open_cells else ()
+        question, tables, in_rows = question_text(doc, words, block, run, rules, above, head_after)
+        if in_rows or open_cells:
+            options = in_rows or open_cells.options
+        else:
+            owned = option_tokens(block, run)
+            options = options_by_cells(block, run, owned, above) or tuple(map(compose, owned))
         if block.subject and block.subject not in spelled:
             spelled[block.subject] = spelled_as(block.subject, known_subjects)
         printed = spelled[block.subject] if block.subject else None

@@ -39,12 +39,14 @@ def question_text(
     run: Sequence[Marker],
     rules: PageRules,
     options_above: Container[int] = (),
+    head_after: Sequence[tuple[Word, int]] = (),
 ) -> tuple[str, list[Table], tuple[str, ...] | None]:
     """The passage serving ``block`` and its stem (its tokens before the option run ``run``, but for the lines
-    ``options_above`` its first marker: the first lines of cells centred on the first option's row), as text; the
-    ruled tables found in them; and the options, where the table prints them as its rows (``options_in_rows``: the
-    stem then keeps the table's other rows)."""
-    stem_tokens = [token for token in block.tokens[: run[0].index] if token[1] not in options_above]
+    ``options_above`` its first marker: the first lines of cells centred on the first option's row; and the words
+    ``head_after``: an option table's head read after its first marker), as text; the ruled tables found in them; and
+    the options, where the table prints them as its rows (``options_in_rows``: the stem then keeps the table's other
+    rows)."""
+    stem_tokens = [token for token in block.tokens[: run[0].index] if token[1] not in options_above] + list(head_after)
     stem_lines = [block.lines[li] for li in sorted({li for _, li in stem_tokens})]
     markers = [block.tokens[marker.index][0] for marker in run]
     regions = regions_of(block.lines)

@@ -60,6 +60,7 @@ class House:
     pictures: bool = False  # every eleventh question's options, from the eighth, pictures beside their labels
     formulas: bool = False  # every seventh question, from the third: a formula after its stem, formulas as options
     open_tables: bool = False  # option tables without rules, the head underlined, each cell set to its row's middle
+    cells_at_top: bool = False  # with open_tables: each cell at its row's top instead
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -343,8 +344,9 @@ def question_html(number: int, question: Question, house: House, stacked: bool =
                      f'font-family:monospace">{lines}</div>')
     if question.table:
         cell = '<{0} style="border:0.6pt solid black; padding:2pt 4pt">{1}</{0}>'
-        if question.open_table:  # only the head's rule, under it; every cell at its row's middle
-            cell = '<{0} style="padding:2pt 6pt; vertical-align:middle; border-bottom:{2}">{1}</{0}>'
+        if question.open_table:  # only the head's rule, under it; every cell at its row's middle (or top)
+            cell = (f'<{{0}} style="padding:2pt 6pt; vertical-align:{"top" if house.cells_at_top else "middle"}; '
+                    'border-bottom:{2}">{1}</{0}>')
         printed = [*question.table, *((house.label(k), *o.split(" | ")) for k, o in enumerate(question.options))] if (
             question.options_table) else question.table
         rows = "".join(

@@ -1,0 +1,290 @@
+"""Options printed as the rows of a table without rules whose cells run to several lines: the marker in a column of
+its own, each option's cells in the columns after it, a cell's lines set at the top of its row (as most word
+processors set cells) or round its middle (as Hancom's do). Read line by line, the lines of two cells side by side
+interleave ("제조 원가 = 재료비 항고를 제기할 수 + 인건비 + 제조경 있는 기간은"), and a tall cell's last lines, or the first
+lines of a cell centred on its row, go to the option below or above. Here the table's columns are found as the
+white gaps that part every option's words under a head with words over every column, and each column's printed
+lines are dealt to the rows by where its cells stand: each cell starts on its marker's line, or stands round it."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Sequence
+
+from curation.parse.blocks import Block, Marker, compose
+from curation.parse.table_cues import column_heads
+from curation.readers.words import Line, Word
+
+_GUTTER = 0.5  # em: a white gap this wide through every option's words parts two columns of the table
+_SAME_LINE = 0.5  # em between the middles of words of one printed line
+_ON_THE_ROW = 0.35  # em: how far a cell's first line (set at the top) or its middle (centred) may stand from its marker's
+_MARKERS_ALIGNED = 0.5  # em: the markers of a table's rows stand one under another
+
+
+Token = tuple[Word, int]  # a word and its line's index in the block
+PrintedLine = list[Token]
+
+
+@dataclass(frozen=True)
+class OpenCells:
+    options: tuple[str, ...]
+    above: dict[int, int]  # line index -> option, for the lines before the first marker's that are the first row's
+    head: tuple[Token, ...] = ()  # words of the table's head read after the first marker: the stem's
+
+
+def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | None:
+    """The options read cell by cell where they are the rows of such a table and some cell runs to two lines or
+    more; None where they are not (the line-by-line reading stands). A table broken across columns or pages is read
+    piece by piece; a row broken with it goes on at the top of the next piece, column for column, where cells are set
+    at the top of their rows (centred cells of a broken row stand round no marker)."""
+    rows = [block.tokens[marker.index][1] for marker in run]
+    if len(run) < 2 or len(set(rows)) != len(rows) or not all(marker.opens for marker in run):
+        return None
+    pieces = _pieces(block, run)
+    laid = [_laid_out(block, rows[0], k, *piece) for k, piece in enumerate(pieces)]
+    if any(piece is None for piece in laid) or len({len(piece.columns) for piece in laid}) != 1:
+        return None
+    for placed in (_at_the_top, _round_the_middle):
+        found = _cells(block, rows[0], laid, placed)
+        if found is not None:
+            return _read(block, *found, rows[0], sum(len(tokens) for _, tokens in pieces))
+    return None
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """The part of the table in one column or page: its markers' middles, its words (with the lines above the first
+    marker's that stand in its columns, for the first), its columns."""
+
+    centres: list[float]
+    candidates: list[Token]
+    columns: list[tuple[float, float]]
+    em: float
+
+
+def _laid_out(block: Block, first_row: int, k: int, marks: list[Word], tokens: list[Token]) -> _Piece | None:
+    """Piece ``k`` of the options where it can be a table's: its markers (none where a broken row goes on) one under
+    another, the other words right of them in two columns or more."""
+    if not tokens:
+        return None
+    em = block.lines[tokens[0][1]].size
+    left = max(mark.x1 for mark in marks) if marks else min(word.x0 for word, _ in tokens)
+    if marks and max(m.x0 for m in marks) - min(m.x0 for m in marks) > _MARKERS_ALIGNED * em:
+        return None
+    if any(word.x0 < left for word, _ in tokens):
+        return None
+    columns = _columns([word for word, _ in tokens], em, left)
+    if len(columns) < 2:
+        return None
+    candidates = tokens if k else tokens + _lines_above(block, first_row, left, columns)
+    return _Piece([mark.yc for mark in marks], candidates, columns, em)
+
+
+def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
+    """Per row, per column of the table, the cell's printed lines, with the table's cells ``placed``, and the words of
+    its head read after the first marker; None where the options are no such table."""
+    cells: list[list[list[PrintedLine]]] = [[] for _ in range(sum(len(piece.centres) for piece in pieces))]
+    for k, piece in enumerate(pieces):
+        dealt = _deal(piece, placed)
+        if dealt is None:
+            return None
+        before, rows = dealt
+        first = sum(1 for row in cells if row)  # the piece's first row
+        if not k:
+            if not (_headed(before, piece.em) or _head_left_behind(block, first_row, len(piece.columns))):
+                return None
+            head = [token for lines in before for line in lines for token in line if token[1] >= first_row]
+        elif any(before):
+            if placed is _round_the_middle:
+                return None
+            for c, lines in enumerate(before):
+                cells[first - 1][c].extend(lines)  # the broken row goes on
+        cells[first : first + len(rows)] = rows
+    return cells, head
+
+
+def _headed(before: list[list[PrintedLine]], em: float) -> bool:
+    """Whether the table has a head: a printed line just above its first row with words over every column ("(가)
+    (나)", "구분 내용"), as option tables print; lines of prose parted by a chance white stripe have none (the stem's
+    last line above them runs across it, or stands in the first column alone)."""
+    heads = [lines[-1] for lines in before if lines]
+    if len(heads) != len(before):
+        return False
+    middles = [_middle(line) for line in heads]
+    return max(middles) - min(middles) <= _SAME_LINE * em
+
+
+def _head_left_behind(block: Block, first_row: int, columns: int) -> bool:
+    """Whether the last line before the table's column or page (a column break fell under the head) is a head of one
+    column label a column ("(가) (나)")."""
+    li = first_row
+    while li and _same_place(block.lines[li - 1], block.lines[first_row]):
+        li -= 1
+    return li > 0 and column_heads(line := block.lines[li - 1]) and len(line.words) == columns
+
+
+def _pieces(block: Block, run: Sequence[Marker]) -> list[tuple[list[Word], list[Token]]]:
+    """The markers and the other words of the options in each column or page they are printed in, in order (a piece
+    with no marker holds the rest of a row broken across it); words read as a column of the page of their own beside
+    the markers' are their piece's (a table's last columns parted from its first by the page's reading)."""
+    starts = {marker.index for marker in run}
+    pieces: dict[tuple[int, int], tuple[list[Word], list[Token]]] = {}
+    for t in range(run[0].index, len(block.tokens)):
+        word, li = block.tokens[t]
+        line = block.lines[li]
+        marks, tokens = pieces.setdefault((line.page, line.column), ([], []))
+        if t in starts:
+            marks.append(word)
+        else:
+            tokens.append((word, li))
+    merged: list[tuple[list[Word], list[Token]]] = []
+    for marks, tokens in pieces.values():
+        if merged and not marks and _beside(block, merged[-1], tokens):
+            merged[-1][1].extend(tokens)  # the table's last columns, read as a column of the page of their own
+        else:
+            merged.append((marks, tokens))
+    return merged
+
+
+def _beside(block: Block, piece: tuple[list[Word], list[Token]], tokens: list[Token]) -> bool:
+    """Whether ``tokens`` stand right of ``piece``'s words on its page, starting below the question's top there (the
+    table's head) and above the piece's bottom (a cell of theirs may run on below it)."""
+    words = piece[0] + [word for word, _ in piece[1]]
+    others = [word for word, _ in tokens]
+    top = min(w.y0 for w in others)
+    here = [line.y0 for line in block.lines if line.page == words[0].page]
+    return (
+        others[0].page == words[0].page
+        and min(w.x0 for w in others) > max(w.x1 for w in words)
+        and min(here) <= top <= max(w.y1 for w in words)
+    )
+
+
+def _columns(words: Sequence[Word], em: float, left: float) -> list[tuple[float, float]]:
+    """The table's columns, parted at the middle of each white gap wider than ``_GUTTER`` em that runs through all the
+    words (the first from ``left``, the last to the column's edge): a word of a line above, a cell's first line
+    wider than the options' words, stays in its column unless it crosses a gap's middle."""
+    spans: list[list[float]] = []
+    for word in sorted(words, key=lambda w: w.x0):
+        if spans and word.x0 - spans[-1][1] <= _GUTTER * em:
+            spans[-1][1] = max(spans[-1][1], word.x1)
+        else:
+            spans.append([word.x0, word.x1])
+    middles = [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:])]
+    return list(zip([left, *middles], [*middles, float("inf")]))
+
+
+def _lines_above(block: Block, row: int, left: float, columns: list[tuple[float, float]]) -> list[Token]:
+    """The words of the lines just above the first marker's that stand within the table's columns (the first lines
+    of cells centred on the first row, the table's head, the stem's end), up to the first line that does not."""
+    found: list[Token] = []
+    for li in range(row - 1, -1, -1):
+        words = block.lines[li].words
+        if not _same_place(block.lines[li], block.lines[row]) or not all(
+            any(x0 <= word.x0 and word.x1 <= x1 for x0, x1 in columns) for word in words
+        ):
+            break
+        found.extend((word, li) for word in words)
+    return found
+
+
+def _same_place(a: Line, b: Line) -> bool:
+    return a.page == b.page and a.column == b.column
+
+
+def _printed_lines(tokens: list[Token], em: float) -> list[list[Token]]:
+    """One column's words as its printed lines, top to bottom, each left to right."""
+    lines: list[list[Token]] = []
+    for token in sorted(tokens, key=lambda t: t[0].yc):
+        if lines and token[0].yc - lines[-1][0][0].yc <= _SAME_LINE * em:
+            lines[-1].append(token)
+        else:
+            lines.append([token])
+    return [sorted(line, key=lambda t: t[0].x0) for line in lines]
+
+
+def _middle(line: PrintedLine) -> float:
+    return sum(word.yc for word, _ in line) / len(line)
+
+
+def _at_the_top(lines: list[PrintedLine], centres: list[float], tolerance: float) -> tuple[int, list[list[int]]] | None:
+    """How many of one column's lines stand above the first row, and each row's lines, cells set at the top of their
+    rows: a cell starts on its marker's line and runs to the next row's; None where a cell starts elsewhere."""
+    tops = [centre - tolerance for centre in centres]
+    rows: list[list[int]] = [[] for _ in centres]
+    first = 0
+    for i, line in enumerate(lines):
+        y = _middle(line)
+        k = bisect_right(tops, y) - 1
+        if k < 0:
+            first = i + 1
+            continue
+        if not rows[k] and abs(y - centres[k]) > tolerance:
+            return None
+        rows[k].append(i)
+    return first, rows
+
+
+def _round_the_middle(
+    lines: list[PrintedLine], centres: list[float], tolerance: float
+) -> tuple[int, list[list[int]]] | None:
+    """How many of one column's lines stand above the first row, and each row's lines, cells centred on their rows:
+    a cell's first and last lines stand round its marker's line. The first row's cell may start above its marker:
+    the latest start that deals every line after it to a row is taken. None where no start does."""
+    middles = [_middle(line) for line in lines]
+    if not centres:
+        return len(lines), []
+    for start in reversed([i for i, y in enumerate(middles) if y <= centres[0] + tolerance] or [0]):
+        rows: list[list[int]] | None = [[] for _ in centres]
+        s = start
+        for k, centre in enumerate(centres):
+            if s == len(lines) or middles[s] > centre + tolerance:
+                continue  # no cell in this row
+            off = {e: abs((middles[s] + middles[e]) / 2 - centre) for e in range(s, len(lines))}
+            end = min(off, key=off.__getitem__)
+            if off[end] > tolerance:
+                rows = None
+                break
+            rows[k] = list(range(s, end + 1))
+            s = end + 1
+        if rows is not None and s == len(lines):
+            return start, rows
+    return None
+
+
+def _deal(piece: _Piece, placed):
+    """Per column, the printed lines above the piece's first row (the head or the stem's end; in a later piece, a
+    broken row going on), and per row, per column, the cell's printed lines; None where the lines of a column fit no
+    rows ``placed`` so."""
+    before: list[list[PrintedLine]] = []
+    rows: list[list[list[PrintedLine]]] = [[] for _ in piece.centres]
+    for x0, x1 in piece.columns:
+        lines = _printed_lines([t for t in piece.candidates if x0 <= t[0].x0 and t[0].x1 <= x1], piece.em)
+        found = placed(lines, piece.centres, _ON_THE_ROW * piece.em)
+        if found is None:
+            return None
+        first, indexes = found
+        before.append(lines[:first])
+        for k, row in enumerate(indexes):
+            rows[k].append([lines[i] for i in row])
+    return before, rows
+
+
+def _read(block: Block, cells, head: list[Token], first_row: int, after: int) -> OpenCells | None:
+    """The options so read, where some cell has two lines or more and every word of the options is in a cell or the
+    head; the lines above the first marker's that the first row took (whole lines only)."""
+    if not any(len(cell) >= 2 for row in cells for cell in row):
+        return None
+    dealt = [(token, k) for k, row in enumerate(cells) for cell in row for line in cell for token in line]
+    taken = [(token, k) for token, k in dealt if token[1] < first_row]
+    if len(dealt) - len(taken) + len(head) != after:
+        return None
+    lines_taken = {token[1]: k for token, k in taken}
+    if any(sum(1 for token, _ in taken if token[1] == li) != len(block.lines[li].words) for li in lines_taken):
+        return None
+    options = tuple(
+        " ".join(text for cell in row if (text := compose([(w, n) for n, line in enumerate(cell) for w, _ in line])))
+        for row in cells
+    )
+    return OpenCells(options, lines_taken, tuple(sorted(head, key=lambda token: token[0].x0)))
