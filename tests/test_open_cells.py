@@ -10,7 +10,10 @@ import pytest
 from conftest import realdata_path
 from support.typeset_papers import House, as_set, same_text, typeset
 
+from curation.parse.open_cells import options_in_open_cells
 from curation.parse.paper import parse_paper
+from curation.parse.segment import segment
+from curation.readers.words import Line, Word
 
 # Options long enough to wrap to three lines and more in a cell of half a column, each a sentence of its own.
 LONG = [
@@ -94,3 +97,28 @@ def test_prose_options_parted_by_a_chance_white_stripe_stay_as_read():
     assert items["상법 보험편", 5].options[0] == (
         "보험자는 보험계약에 대한 납입최고 및 해지예고 통보를 하지 않고도 보험계약을 해지할 수 있다."
     )
+
+
+def test_a_stems_last_line_with_a_word_space_over_the_stripe_is_no_head():
+    """Options of two justified lines each whose word spaces line up into a white stripe, under a stem whose last line
+    has a word space there too: that line is no table's head (a head's words stand well apart, or are labels)."""
+
+    def line(y: float, *words: tuple[float, str]) -> Line:
+        return Line([Word(x, y, x + 9.0 * len(text), y + 13, text, 10.0, 0, True) for x, text in words], 0, 40, 400)
+
+    lines = [
+        line(10, (40, "1."), (60, "다음"), (90, "설명"), (120, "중에서")),
+        line(24, (70, "가나다"), (100, "라마바"), (130, "사아"), (156, "자차카"), (190, "옳은"), (212, "것은?")),
+        line(40, (52, "①"), (70, "하나둘"), (100, "셋넷"), (121, "다섯여"), (156, "일곱"), (177, "여덟"), (198, "아홉")),
+        line(54, (70, "열하나"), (100, "열둘"), (156, "끝")),
+        line(70, (52, "②"), (70, "가가"), (100, "나나"), (130, "다다"), (156, "라라"), (180, "마마")),
+        line(84, (70, "바바"), (156, "사사")),
+        line(100, (52, "③"), (70, "하하"), (100, "호호"), (156, "히히")),
+        line(114, (70, "후후"), (156, "헤헤")),
+        line(130, (52, "④"), (70, "고고"), (100, "노노"), (156, "도도")),
+        line(144, (70, "로로"), (156, "모모")),
+        line(170, (40, "2."), (60, "다음"), (90, "중"), (110, "옳은"), (140, "것은?")),
+        line(186, (52, "①"), (70, "가"), (100, "②"), (120, "나"), (150, "③"), (170, "다"), (200, "④"), (220, "라")),
+    ]
+    block = segment(lines).blocks[0]
+    assert options_in_open_cells(block, block.best_run(4)) is None

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
-from curation.parse.table_cues import column_heads
+from curation.parse.table_cues import column_heads, column_label
 from curation.readers.words import Line, Word
 
 _GUTTER = 0.5  # em: a white gap this wide through every option's words parts two columns of the table
 _SAME_LINE = 0.5  # em between the middles of words of one printed line
 _ON_THE_ROW = 0.35  # em: how far a cell's first line (set at the top) or its middle (centred) may stand from its marker's
 _MARKERS_ALIGNED = 0.5  # em: the markers of a table's rows stand one under another
+_HEADS_APART = 1.5  # em between the words of a head over two columns: wider than any word space of a justified line
 
 
 Token = tuple[Word, int]  # a word and its line's index in the block
@@ -105,14 +106,20 @@ def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
 
 
 def _headed(before: list[list[PrintedLine]], em: float) -> bool:
-    """Whether the table has a head: a printed line just above its first row with words over every column ("(가)
-    (나)", "구분 내용"), as option tables print; lines of prose parted by a chance white stripe have none (the stem's
-    last line above them runs across it, or stands in the first column alone)."""
+    """Whether the table has a head: a printed line just above its first row with words over every column, column
+    labels ("(가) (나)", "㉠ ㉡ ㉢") or words standing well apart ("구분    내용": a head's cells are short, and centred),
+    as option tables print; lines of prose parted by a chance white stripe have none (the stem's last line above them
+    runs across it, stands in the first column alone, or has no more than a word space at the stripe)."""
     heads = [lines[-1] for lines in before if lines]
     if len(heads) != len(before):
         return False
     middles = [_middle(line) for line in heads]
-    return max(middles) - min(middles) <= _SAME_LINE * em
+    if max(middles) - min(middles) > _SAME_LINE * em:
+        return False
+    words = [[word for word, _ in line] for line in heads]
+    return all(column_label(word.text) for cell in words for word in cell) or all(
+        min(w.x0 for w in right) - max(w.x1 for w in left) >= _HEADS_APART * em for left, right in zip(words, words[1:])
+    )
 
 
 def _head_left_behind(block: Block, first_row: int, columns: int) -> bool:

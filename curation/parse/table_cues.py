@@ -36,7 +36,11 @@ _COLUMN_LABEL = re.compile(r"^(?:[(（][가-힣A-Za-z0-9][)）]|[ㄱ-ㅎ㉠-㉭�
 
 
 def column_heads(line: Line) -> bool:
-    return len(line.words) >= 2 and all(_COLUMN_LABEL.match(w.text) for w in line.words)
+    return len(line.words) >= 2 and all(column_label(w.text) for w in line.words)
+
+
+def column_label(text: str) -> bool:
+    return _COLUMN_LABEL.match(text) is not None
 
 
 def level_beside(lines: Sequence[Line], within: int = 3) -> bool:
