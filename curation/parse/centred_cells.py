@@ -13,7 +13,7 @@ from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.table_cues import column_heads, one_column_after_a_gap
-from curation.readers.words import Line, Word
+from curation.readers.words import Line, Word, spans
 
 _CENTRED = 0.3  # em: how far the middle of a cell's first and last lines may stand from its marker's line
 _CELL_GAP = 0.5  # em: a gap this wide between two words of a row parts two cells
@@ -38,7 +38,7 @@ def cells_above(block: Block, run: Sequence[Marker]) -> dict[int, int]:
         found = []
         for li in range(row - 1, top - 1, -1):
             candidate = block.lines[li]
-            if not _same_place(candidate, line) or column_heads(candidate) or not _in_cells(candidate, line):
+            if not candidate.same_place(line) or column_heads(candidate) or not _in_cells(candidate, line):
                 break  # a line of column labels alone is the table's head, no cell's
             if not _nearer(candidate, line, rows, k - 1, block):
                 break
@@ -91,7 +91,7 @@ def _rows_on_two_baselines(block: Block, run: Sequence[Marker]) -> set[int]:
         x0, x1, yc = min(w.x0 for w in upper), max(w.x1 for w in upper), sum(w.yc for w in upper) / len(upper)
         bottom = rows[k + 1] if k + 1 < len(rows) else len(block.lines)
         if any(
-            _same_place(under, line) and under.x0 < x1 and x0 < under.x1
+            under.same_place(line) and under.x0 < x1 and x0 < under.x1
             and abs((yc + under.yc) / 2 - mark.yc) <= _CENTRED * line.size
             and _nearer(under, line, rows, k + 1, block)
             for under in block.lines[row + 1 : bottom]
@@ -113,10 +113,6 @@ def _nearer(candidate: Line, row: Line, rows: list[int], other: int, block: Bloc
     return abs(candidate.yc - row.yc) < abs(candidate.yc - block.lines[rows[other]].yc)
 
 
-def _same_place(a: Line, b: Line) -> bool:
-    return a.page == b.page and a.column == b.column
-
-
 def _in_cells(candidate: Line, row: Line) -> bool:
     """Whether ``candidate`` stands right of ``row``'s marker, each of its pieces (its words parted by a gap as wide as
     a cell's padding: the first lines of several cells read as one line) within one cell of the row: over a gap
@@ -126,19 +122,8 @@ def _in_cells(candidate: Line, row: Line) -> bool:
     em = row.size
     if not words or candidate.x0 < row.words[0].x1:
         return False
-    cells = _spans(words, em)
-    return all(_in_a_cell(x0, x1, cells) for x0, x1 in _spans(candidate.words, em))
-
-
-def _spans(words: Sequence[Word], em: float) -> list[tuple[float, float]]:
-    """The x extents of ``words`` (left to right) parted where a gap is wider than a cell's padding."""
-    spans: list[tuple[float, float]] = []
-    for word in words:
-        if spans and word.x0 - spans[-1][1] <= _CELL_GAP * em:
-            spans[-1] = (spans[-1][0], word.x1)
-        else:
-            spans.append((word.x0, word.x1))
-    return spans
+    cells = spans(words, _CELL_GAP * em)
+    return all(_in_a_cell(x0, x1, cells) for x0, x1 in spans(candidate.words, _CELL_GAP * em))
 
 
 def _in_a_cell(x0: float, x1: float, cells: list[tuple[float, float]]) -> bool:
@@ -151,7 +136,7 @@ def _in_a_cell(x0: float, x1: float, cells: list[tuple[float, float]]) -> bool:
 def _pairs(upper: Line, lower: Line, row: Line) -> bool:
     """Whether ``upper`` and ``lower`` are the first and last lines of one cell centred on ``row``'s line."""
     return (
-        _same_place(lower, row)
+        lower.same_place(row)
         and upper.x0 < lower.x1
         and lower.x0 < upper.x1
         and abs((upper.yc + lower.yc) / 2 - row.yc) <= _CENTRED * row.size

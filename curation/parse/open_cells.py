@@ -14,7 +14,7 @@ from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.table_cues import column_heads, column_label
-from curation.readers.words import Line, Word
+from curation.readers.words import Word, spans
 
 _GUTTER = 0.5  # em: a white gap this wide through every option's words parts two columns of the table
 _SAME_LINE = 0.5  # em between the middles of words of one printed line
@@ -43,9 +43,12 @@ def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | No
     if len(run) < 2 or len(set(rows)) != len(rows) or not all(marker.opens for marker in run):
         return None
     pieces = _pieces(block, run)
-    laid = [_laid_out(block, rows[0], k, *piece) for k, piece in enumerate(pieces)]
-    if any(piece is None for piece in laid) or len({len(piece.columns) for piece in laid}) != 1:
-        return None
+    laid: list[_Piece] = []
+    for k, (marks, tokens) in enumerate(pieces):
+        piece = _laid_out(block, rows[0], k, marks, tokens)
+        if piece is None or (laid and len(piece.columns) != len(laid[0].columns)):
+            return None  # the first piece that can be no part of the table ends the search
+        laid.append(piece)
     for placed in (_at_the_top, _round_the_middle):
         found = _cells(block, rows[0], laid, placed)
         if found is not None:
@@ -126,7 +129,7 @@ def _head_left_behind(block: Block, first_row: int, columns: int) -> bool:
     """Whether the last line before the table's column or page (a column break fell under the head) is a head of one
     column label a column ("(가) (나)")."""
     li = first_row
-    while li and _same_place(block.lines[li - 1], block.lines[first_row]):
+    while li and block.lines[li - 1].same_place(block.lines[first_row]):
         li -= 1
     return li > 0 and column_heads(line := block.lines[li - 1]) and len(line.words) == columns
 
@@ -172,13 +175,8 @@ def _columns(words: Sequence[Word], em: float, left: float) -> list[tuple[float,
     """The table's columns, parted at the middle of each white gap wider than ``_GUTTER`` em that runs through all the
     words (the first from ``left``, the last to the column's edge): a word of a line above, a cell's first line
     wider than the options' words, stays in its column unless it crosses a gap's middle."""
-    spans: list[list[float]] = []
-    for word in sorted(words, key=lambda w: w.x0):
-        if spans and word.x0 - spans[-1][1] <= _GUTTER * em:
-            spans[-1][1] = max(spans[-1][1], word.x1)
-        else:
-            spans.append([word.x0, word.x1])
-    middles = [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:])]
+    found = spans(words, _GUTTER * em)
+    middles = [(a[1] + b[0]) / 2 for a, b in zip(found, found[1:])]
     return list(zip([left, *middles], [*middles, float("inf")]))
 
 
@@ -188,16 +186,12 @@ def _lines_above(block: Block, row: int, left: float, columns: list[tuple[float,
     found: list[Token] = []
     for li in range(row - 1, -1, -1):
         words = block.lines[li].words
-        if not _same_place(block.lines[li], block.lines[row]) or not all(
+        if not block.lines[li].same_place(block.lines[row]) or not all(
             any(x0 <= word.x0 and word.x1 <= x1 for x0, x1 in columns) for word in words
         ):
             break
         found.extend((word, li) for word in words)
     return found
-
-
-def _same_place(a: Line, b: Line) -> bool:
-    return a.page == b.page and a.column == b.column
 
 
 def _printed_lines(tokens: list[Token], em: float) -> list[list[Token]]:

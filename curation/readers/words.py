@@ -121,6 +121,22 @@ class Line:
     def bbox(self) -> tuple[float, float, float, float]:
         return (self.x0, self.y0, self.x1, self.y1)
 
+    def same_place(self, other: Line) -> bool:
+        """Whether the two lines stand in one column of one page."""
+        return self.page == other.page and self.column == other.column
+
+
+def spans(words: Sequence[Word], gap: float) -> list[tuple[float, float]]:
+    """The x extents of ``words``, left to right, parted where a white gap wider than ``gap`` points runs between
+    them (a table's cells on a line, its columns through several)."""
+    found: list[list[float]] = []
+    for word in sorted(words, key=lambda w: w.x0):
+        if found and word.x0 - found[-1][1] <= gap:
+            found[-1][1] = max(found[-1][1], word.x1)
+        else:
+            found.append([word.x0, word.x1])
+    return [(x0, x1) for x0, x1 in found]
+
 
 def group_lines(words: Sequence[Word], page: int, col_x0: float, col_x1: float, column: int) -> list[Line]:
     """Words of one column into lines, top to bottom; a line is words whose vertical extents overlap."""
