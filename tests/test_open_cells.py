@@ -58,6 +58,22 @@ def test_cells_of_several_lines_side_by_side_read_cell_by_cell(tmp_path, at_top,
     assert items[8].options == tuple(SHORT)
 
 
+@pytest.mark.parametrize("at_top", [False, True], ids=["round the middle", "at the top"])
+def test_a_table_in_a_question_set_across_the_page_is_read_cell_by_cell(tmp_path, at_top):
+    """Question 16 set across a two-column page, its options a table whose cells' last lines stop short of the
+    gutter: the page's reading puts those lines in its left column between the lines across it, which is no break
+    of the table (before, the table was taken as broken there and read line by line, ③'s first line going to ②)."""
+    house = House("dot", (595, 842), 2, 24, 40, 10, 1.45, 14, 6, False, 9, table_options=True, open_tables=True,
+                  bands=True, cells_at_top=at_top)
+    questions = [(f"다음 중 옳은 것은? ({n})", SHORT) for n in range(1, 16)] + [("실행의 착수에 대한 설명으로 옳지 않은 것은?", LONG)]
+    result = parse_paper(typeset(questions, house, tmp_path / "paper.pdf"))
+    items = {item.number: item for item in result.items}
+    printed = as_set(questions, house)[15]
+    assert printed.open_table
+    assert len(items[16].options) == 4
+    assert all(same_text(got, want) for got, want in zip(items[16].options, printed.printed_options))
+
+
 @pytest.mark.realdata
 def test_a_real_papers_option_tables_without_rules_read_as_printed():
     """Checked against the page images: 건강운동관리사 2016 2교시 병태생리학 20 sets its cells at the top of their rows,

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
 from curation.parse.table_cues import column_heads, column_label
-from curation.readers.words import Word, spans
+from curation.readers.words import Line, Word, spans
 
 _GUTTER = 0.5  # em: a white gap this wide through every option's words parts two columns of the table
 _SAME_LINE = 0.5  # em between the middles of words of one printed line
@@ -78,11 +78,11 @@ def _laid_out(block: Block, first_row: int, k: int, marks: list[Word], tokens: l
         return None
     if any(word.x0 < left for word, _ in tokens):
         return None
-    columns = _columns([word for word, _ in tokens], em, left)
-    if len(columns) < 2:
+    extents = spans([word for word, _ in tokens], _GUTTER * em)
+    if len(extents) < 2:
         return None
-    candidates = tokens if k else tokens + _lines_above(block, first_row, left, columns)
-    return _Piece([mark.yc for mark in marks], candidates, columns, em)
+    candidates = tokens if k else tokens + _lines_above(block, first_row, left, extents)
+    return _Piece([mark.yc for mark in marks], candidates, _columns(extents, left), em)
 
 
 def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
@@ -129,27 +129,32 @@ def _head_left_behind(block: Block, first_row: int, columns: int) -> bool:
     """Whether the last line before the table's column or page (a column break fell under the head) is a head of one
     column label a column ("(가) (나)")."""
     li = first_row
-    while li and block.lines[li - 1].same_place(block.lines[first_row]):
+    while li and _reads_on(block.lines[li - 1], block.lines[li]):
         li -= 1
     return li > 0 and column_heads(line := block.lines[li - 1]) and len(line.words) == columns
 
 
 def _pieces(block: Block, run: Sequence[Marker]) -> list[tuple[list[Word], list[Token]]]:
-    """The markers and the other words of the options in each column or page they are printed in, in order (a piece
-    with no marker holds the rest of a row broken across it); words read as a column of the page of their own beside
-    the markers' are their piece's (a table's last columns parted from its first by the page's reading)."""
+    """The markers and the other words of the options in each column or page they are printed in, in order, a piece
+    ending where the reading goes on at the top of another column or page (a piece with no marker holds the rest of a
+    row broken across it); words read as a column of the page of their own beside the markers' are their piece's (a
+    table's last columns parted from its first by the page's reading)."""
     starts = {marker.index for marker in run}
-    pieces: dict[tuple[int, int], tuple[list[Word], list[Token]]] = {}
+    pieces: list[tuple[list[Word], list[Token]]] = []
+    last = None
     for t in range(run[0].index, len(block.tokens)):
         word, li = block.tokens[t]
         line = block.lines[li]
-        marks, tokens = pieces.setdefault((line.page, line.column), ([], []))
+        if last is None or not _reads_on(last, line):
+            pieces.append(([], []))
+        last = line
+        marks, tokens = pieces[-1]
         if t in starts:
             marks.append(word)
         else:
             tokens.append((word, li))
     merged: list[tuple[list[Word], list[Token]]] = []
-    for marks, tokens in pieces.values():
+    for marks, tokens in pieces:
         if merged and not marks and _beside(block, merged[-1], tokens):
             merged[-1][1].extend(tokens)  # the table's last columns, read as a column of the page of their own
         else:
@@ -171,23 +176,31 @@ def _beside(block: Block, piece: tuple[list[Word], list[Token]], tokens: list[To
     )
 
 
-def _columns(words: Sequence[Word], em: float, left: float) -> list[tuple[float, float]]:
-    """The table's columns, parted at the middle of each white gap wider than ``_GUTTER`` em that runs through all the
-    words (the first from ``left``, the last to the column's edge): a word of a line above, a cell's first line
-    wider than the options' words, stays in its column unless it crosses a gap's middle."""
-    found = spans(words, _GUTTER * em)
-    middles = [(a[1] + b[0]) / 2 for a, b in zip(found, found[1:])]
+def _reads_on(before: Line, after: Line) -> bool:
+    """Whether the page's reading goes on from ``before`` to ``after`` in one stretch of one page, not to the top of
+    another column or page: the lines of a question set across a two-column page that stop short of the gutter, a
+    cell's last line, a head of short labels, are given a column of the page by its reading but stand among the
+    question's lines all the same."""
+    return before.page == after.page and (before.column == after.column or after.y1 > before.y0)
+
+
+def _columns(extents: list[tuple[float, float]], left: float) -> list[tuple[float, float]]:
+    """The table's columns, from the x extents of the options' words in each, parted at the middle of each white gap
+    between them (the first from ``left``, the last to the column's edge)."""
+    middles = [(a[1] + b[0]) / 2 for a, b in zip(extents, extents[1:])]
     return list(zip([left, *middles], [*middles, float("inf")]))
 
 
-def _lines_above(block: Block, row: int, left: float, columns: list[tuple[float, float]]) -> list[Token]:
+def _lines_above(block: Block, row: int, left: float, extents: list[tuple[float, float]]) -> list[Token]:
     """The words of the lines just above the first marker's that stand within the table's columns (the first lines
-    of cells centred on the first row, the table's head, the stem's end), up to the first line that does not."""
+    of cells centred on the first row, the table's head, the stem's end), up to the first line that does not: each
+    word right of the markers and reaching into the options' words of one column at most (a head wider than its
+    column's cells, "(가)" over digits, may reach into the white gap beyond it)."""
     found: list[Token] = []
     for li in range(row - 1, -1, -1):
         words = block.lines[li].words
-        if not block.lines[li].same_place(block.lines[row]) or not all(
-            any(x0 <= word.x0 and word.x1 <= x1 for x0, x1 in columns) for word in words
+        if not _reads_on(block.lines[li], block.lines[li + 1]) or not all(
+            word.x0 >= left and sum(1 for x0, x1 in extents if word.x0 < x1 and x0 < word.x1) <= 1 for word in words
         ):
             break
         found.extend((word, li) for word in words)
@@ -261,7 +274,7 @@ def _deal(piece: _Piece, placed):
     before: list[list[PrintedLine]] = []
     rows: list[list[list[PrintedLine]]] = [[] for _ in piece.centres]
     for x0, x1 in piece.columns:
-        lines = _printed_lines([t for t in piece.candidates if x0 <= t[0].x0 and t[0].x1 <= x1], piece.em)
+        lines = _printed_lines([t for t in piece.candidates if x0 <= t[0].xc < x1], piece.em)
         found = placed(lines, piece.centres, _ON_THE_ROW * piece.em)
         if found is None:
             return None
