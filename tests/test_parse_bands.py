@@ -112,6 +112,20 @@ WITH_BANDS = [
     # set across the page: the figure stood in no column of the question's and it had no image
     (House("paren", (595, 842), 2, 24, 36, 9.5, 1.45, 18, 12, False, 9, "hangul", True, figures=True,
            bands=True, pictures=True), 524),
+    # a question set across the page whose options are a table without rules (``--open-tables``): rows of one-line
+    # cells stopping short of the gutter on both sides, between its stem and its last row across it, were read as
+    # the page's two columns (the (나) cells after ③); a last row's (나) cell set at the top and running a line below
+    # the row, right of the gutter, was read atop the right column under it, in question 18's stem
+    (House("paren", (595, 842), 2, 18, 55, 10.5, 1.45, 18, 12, True, 9, "circled", table_options=True, bands=True,
+           open_tables=True, cells_at_top=True), 493),
+    # and its head "(가) (나)" right of the gutter (found at 345 pt, "(가)" standing at 353-373), close over its first
+    # row: read as the right column's line, it parted the stem, whose line ends short of the gutter, from the table
+    # (the stem went into question 12's ③, the table into 15's ④, and 16 was a reject)
+    (House("mun", (728, 1031), 2, 30, 45, 11, 1.6, 14, 0, True, 6, "circled", table_options=True, bands=True,
+           open_tables=True, cells_at_top=True), 55),
+    (House("mun", (728, 1031), 2, 30, 45, 11, 1.6, 14, 0, True, 6, "circled", passages=True, figures=True, code=True,
+           tables=True, table_options=True, justified=True, bands=True, pictures=True, formulas=True, open_tables=True,
+           cells_at_top=True), 55),
 ]
 
 

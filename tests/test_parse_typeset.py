@@ -321,5 +321,5 @@ def questions_off(items, questions, house) -> list[int]:
         for number, question in enumerate(as_set(questions, house), 1)
         if number not in items
         or not stem_matches(items[number].question, question)
-        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.options]
+        or [o.replace(" ", "") for o in items[number].options] != [o.replace(" ", "") for o in question.printed_options]
     ]

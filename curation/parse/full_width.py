@@ -11,6 +11,7 @@ import numpy as np
 
 from curation.parse.option_labels import LABELS, opens_an_option, option_label
 from curation.parse.question_start import START, printed_number
+from curation.parse.table_cues import column_label
 from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
@@ -161,6 +162,48 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     return [(min(w.y0 for w in row), max(w.y1 for w in row)) for row in inside]
 
 
+def option_rows_between(
+    words: Sequence[Word], spans: list[tuple[float, float]], gutter: float
+) -> list[tuple[float, float]]:
+    """The heights between two full-width rows that hold options of the question set across the page: rows whose left
+    parts open with markers running on into the marker that opens the row below, with words right of the gutter too
+    and no question opening among them (an option table set across the page whose rows of short cells stop short of
+    the gutter on both sides: read as the page's columns, its right cells would follow the left cells' column)."""
+    found = []
+    for (_, top), (bottom, end) in zip(spans, spans[1:]):
+        between = _rows([w for w in words if top + 1 < w.yc < bottom - 1])
+        below = _rows([w for w in words if bottom - 1 <= w.yc <= end + 1])
+        if not between or not below or (last := _marker_value(below[0][0].text)) is None:
+            continue
+        if not any(w.xc >= gutter for row in between for w in row) or any(
+            printed_number(" ".join(w.text for w in part[:3])) is not None
+            for row in between for part in ([w for w in row if w.xc < gutter], [w for w in row if w.xc >= gutter]) if part
+        ):
+            continue
+        markers = [value for row in between if row[0].xc < gutter and (value := _marker_value(row[0].text)) is not None]
+        if markers and markers == list(range(last - len(markers), last)):
+            found.append((top, bottom))
+    return found
+
+
+def heads_over_rows(words: Sequence[Word], spans: list[tuple[float, float]], gutter: float) -> list[tuple[float, float]]:
+    """The heights of tables' heads of column labels ("(가) (나)") set close over a full-width row, all right of the
+    gutter with nothing level with them left of it: a table set across the page whose head crosses no gutter (read as
+    the right column's, it would split the question's stem above it from the table)."""
+    found = []
+    for top, _ in spans:
+        above = _rows([w for w in words if top - 2 * w.height <= w.yc < top - 1])
+        if not above:
+            continue
+        row = above[-1]
+        height = max(w.height for w in row)
+        if top - max(w.y1 for w in row) <= 0.5 * height and all(w.xc >= gutter for w in row) and len(row) >= 2 and all(
+            column_label(w.text) for w in row
+        ):
+            found.append((min(w.y0 for w in row), max(w.y1 for w in row)))
+    return found
+
+
 def _markers_run_across(words: Sequence[Word], gutter: float) -> bool:
     """Whether some row's markers (its other words aside) run on from two or more left of the gutter past it."""
     for row in _rows([w for w in words if w.text[:1] in _MARKER_OPENINGS and _marker_value(w.text) is not None]):
@@ -223,20 +266,38 @@ def lines_under_rows(
     """The heights of the right column's lines that hang under a full-width row, set close under it one under the
     next, and of the left column's lines level with them, hanging so too (or none): the last cells of a wide table's
     row going on under its other cells (read in the right column, they would follow the whole left column below),
-    inside a ruled table set across the page. Rows of a ruled table of the right column's own are not (a table going
-    on from the left column's foot), nor lines under a row that is no table's (a listing going on atop the right
-    column under a row of options set across the page)."""
+    inside a ruled table set across the page, or each starting where a cell of the row above starts (a table without
+    rules). Rows of a ruled table of the right column's own are not (a table going on from the left column's foot), nor
+    lines under a row that is no table's (a listing going on atop the right column under a row of options set across
+    the page)."""
     found = []
-    for _, bottom in spans:
+    for top, bottom in spans:
         hanging = _hanging(right, bottom, spans, cells=True)
-        if not hanging or (table := _table_across(hanging, gutter, drawn)) is None:
+        if not hanging:
+            continue
+        table = _table_across(hanging, gutter, drawn)
+        if table is None and not _under_cells(hanging, right, top, bottom):
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
         level = [line for line in left if head <= line.yc <= foot]
         if all(id(line) in beside for line in level):
-            found += [(line.y0, line.y1) for line in hanging + level] + [(table[1], table[3])]
+            found += [(line.y0, line.y1) for line in hanging + level] + ([(table[1], table[3])] if table else [])
     return found
+
+
+def _under_cells(hanging: Sequence[Line], right: Sequence[Line], top: float, bottom: float) -> bool:
+    """Whether each of the lines ``hanging`` under the full-width row from ``top`` to ``bottom`` starts where a cell of
+    that row's last line starts right of the gutter: a word after a white gap of an em or more that opens no option
+    (a cell of a table without rules set at the top of its row, running a line below the row's other cells)."""
+    row = max((line for line in right if top - 1 <= line.yc <= bottom + 1), key=lambda line: line.yc, default=None)
+    if row is None:
+        return False
+    starts = [
+        word.x0 for before, word in zip(row.words, row.words[1:])
+        if word.x0 - before.x1 >= word.size and not opens_an_option(word.text)
+    ]
+    return all(any(abs(line.x0 - x) <= 1 for x in starts) for line in hanging)
 
 
 def _table_across(lines: Sequence[Line], gutter: float, drawn: Drawn) -> Box | None:

@@ -20,9 +20,11 @@ from curation.parse.full_width import (
     Drawn,
     cells_left_of_the_numbers,
     crossing,
+    heads_over_rows,
     justified_across,
     lines_under_rows,
     merge,
+    option_rows_between,
     options_across,
     outside,
     rows_near,
@@ -52,7 +54,9 @@ def order_page(
     the gutter split the page into bands, unless ``bands`` is off (each word then goes to the side its centre is on);
     the left column's lines that belong to a full-width row below them are full-width rows too, and with
     ``beside_gaps`` those beside any gap of the right column (``column_gaps.lines_beside_gaps``), and so are the lines
-    that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), and every line of a ruled table
+    that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), the rows of a question's options
+    between two (``full_width.option_rows_between``), a table's head of column labels close over one
+    (``full_width.heads_over_rows``), and every line of a ruled table
     set across the page (looked for where rows cross the gutter, where the right column's rows start left of its
     question numbers, with ``beside_gaps``, or with ``tables``); the page's ``drawn`` figures fill the right column
     where they stand. A sheet holding two pages side by side is read as two pages, left one first."""
@@ -73,6 +77,7 @@ def order_page(
         spans = merge(crossing(words, gutter) + run_across(words, gutter, rows=near) + options_across(words, gutter))
         if spans:  # a question set across the page: its other lines may leave the gutter free
             spans = merge(spans + justified_across(words, gutter, near))
+            spans = merge(spans + option_rows_between(words, spans, gutter))
     body = body_words(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body) or _opens_an_item(words, a, b)]
     # A table set across the page holds its rows that leave the gutter free too: where a row crosses the gutter (its
@@ -82,6 +87,8 @@ def order_page(
     if inner or (body and (beside_gaps or tables or cells_left_of_the_numbers(body, gutter))):
         across = tables_across(drawn, gutter, words, frames=beside_gaps)
         spans, inner = merge(spans + across), merge(inner + across)
+    if inner and (heads := heads_over_rows(body, inner, gutter)):
+        spans, inner = merge(spans + heads), merge(inner + heads)
     if body and (inner or beside_gaps):
         # all the words: the columns may open and close in the margins (papers without running heads or feet)
         left_lines = group_lines([w for w in words if w.xc < gutter], page, 0.0, gutter, 0)
