@@ -112,6 +112,34 @@ def test_a_question_set_across_the_page_under_columns_that_open_in_the_top_margi
 
 
 @pytest.mark.parametrize(
+    "house, start, font, numbers",
+    [
+        # question 7's table (cells centred on their rows) broken across the column inside row ②: the row's part in the
+        # left column stands at its top, its marker beside its cells' first lines, its rest opens the right column
+        # over ③ (read line by line, ①'s (나) cell began in the stem and ②'s rest ran into ③); question 16's table,
+        # set across the page, centres its last (나) cell a line below the row's last line across the gutter (read
+        # atop the right column under it, that line went into question 17's stem)
+        (House("dot", (728, 1031), 2, 30, 55, 10, 1.3, 18, 0, False, 12, "circled", False, False, True, True, True,
+               True, True, True, True, True, open_tables=True), 418, SANS, (7, 16, 17)),
+        # question 16 set across the page, its last two rows of one-line cells short of the gutter under a row that
+        # crosses it: read as the page's columns, ③'s (나) cell went to ④
+        (House("mun", (595, 842), 2, 30, 45, 9, 1.45, 14, 0, False, 12, "circled", False, True, True, False, True,
+               True, True, True, True, True, open_tables=True), 290, SERIF, (16,)),
+        # question 16 set across the page under a stem short of the gutter, its head's "(가)" and "(나)" far apart
+        # across it and padded over the first row: read as the columns' lines, the stem was parted from the table
+        # and the right column's questions 13-15 went into it
+        (House("mun", (728, 1031), 2, 24, 36, 11, 1.3, 18, 0, False, 6, "circled", False, False, True, True, False,
+               True, True, True, True, True, open_tables=True), 261, SANS, (13, 14, 15, 16)),
+    ],
+)
+def test_option_tables_without_rules_printed_by_a_browser_are_read_cell_by_cell(house, start, font, numbers, tmp_path):
+    questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
+    result = parse_paper(print_paper(questions, house, tmp_path / "paper.pdf", font, HEADINGS))
+    items = {item.number: item for item in result.items}
+    assert [n for n in questions_off(items, questions, house) if n in numbers] == []
+
+
+@pytest.mark.parametrize(
     "house, start, font, headings, numbers",
     [
         # a question set across the page at a page's foot, its box's statements ① ② ③ and its options ① ② before

@@ -11,7 +11,6 @@ import numpy as np
 
 from curation.parse.option_labels import LABELS, opens_an_option, option_label
 from curation.parse.question_start import START, printed_number
-from curation.parse.table_cues import column_label
 from curation.readers.words import CIRCLED, Line, Word, circled_value
 
 _ACROSS = 0.6  # ems: words closer than this across the gutter are one line running across it
@@ -131,7 +130,7 @@ def _lines_end(rows: Sequence[Sequence[Word]], gutter: float) -> float:
 
 def rows_near(words: Sequence[Word], gutter: float) -> list[list[Word]]:
     """The rows of the words within eight of their ems of the gutter (``_rows``)."""
-    return _rows([w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size])
+    return word_rows([w for w in words if w.x1 > gutter - 8 * w.size and w.x0 < gutter + 8 * w.size])
 
 
 def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, float]]:
@@ -142,17 +141,17 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     stand a set space apart)."""
     if not _markers_run_across(words, gutter):
         return []
-    rows = _rows(words)
+    rows = word_rows(words)
     found = []
     for row in rows:
         left = [w for w in row if w.xc < gutter]
         right = [w for w in row if w.xc >= gutter]
-        if not left or not right or (opening := _marker_value(right[0].text)) is None:
+        if not left or not right or (opening := marker_value(right[0].text)) is None:
             continue
-        markers = [k for k, w in enumerate(left) if _marker_value(w.text) is not None]
+        markers = [k for k, w in enumerate(left) if marker_value(w.text) is not None]
         if len(markers) < 2 or markers[0] != 0:
             continue
-        if [_marker_value(left[k].text) for k in markers] != list(range(opening - len(markers), opening)):
+        if [marker_value(left[k].text) for k in markers] != list(range(opening - len(markers), opening)):
             continue
         widest = max(left[k].x0 - left[k - 1].x1 for k in markers[1:])
         if right[0].x0 - left[-1].x1 <= widest + 0.5 * right[0].size:
@@ -162,53 +161,11 @@ def options_across(words: Sequence[Word], gutter: float) -> list[tuple[float, fl
     return [(min(w.y0 for w in row), max(w.y1 for w in row)) for row in inside]
 
 
-def option_rows_between(
-    words: Sequence[Word], spans: list[tuple[float, float]], gutter: float
-) -> list[tuple[float, float]]:
-    """The heights between two full-width rows that hold options of the question set across the page: rows whose left
-    parts open with markers running on into the marker that opens the row below, with words right of the gutter too
-    and no question opening among them (an option table set across the page whose rows of short cells stop short of
-    the gutter on both sides: read as the page's columns, its right cells would follow the left cells' column)."""
-    found = []
-    for (_, top), (bottom, end) in zip(spans, spans[1:]):
-        between = _rows([w for w in words if top + 1 < w.yc < bottom - 1])
-        below = _rows([w for w in words if bottom - 1 <= w.yc <= end + 1])
-        if not between or not below or (last := _marker_value(below[0][0].text)) is None:
-            continue
-        if not any(w.xc >= gutter for row in between for w in row) or any(
-            printed_number(" ".join(w.text for w in part[:3])) is not None
-            for row in between for part in ([w for w in row if w.xc < gutter], [w for w in row if w.xc >= gutter]) if part
-        ):
-            continue
-        markers = [value for row in between if row[0].xc < gutter and (value := _marker_value(row[0].text)) is not None]
-        if markers and markers == list(range(last - len(markers), last)):
-            found.append((top, bottom))
-    return found
-
-
-def heads_over_rows(words: Sequence[Word], spans: list[tuple[float, float]], gutter: float) -> list[tuple[float, float]]:
-    """The heights of tables' heads of column labels ("(가) (나)") set close over a full-width row, all right of the
-    gutter with nothing level with them left of it: a table set across the page whose head crosses no gutter (read as
-    the right column's, it would split the question's stem above it from the table)."""
-    found = []
-    for top, _ in spans:
-        above = _rows([w for w in words if top - 2 * w.height <= w.yc < top - 1])
-        if not above:
-            continue
-        row = above[-1]
-        height = max(w.height for w in row)
-        if top - max(w.y1 for w in row) <= 0.5 * height and all(w.xc >= gutter for w in row) and len(row) >= 2 and all(
-            column_label(w.text) for w in row
-        ):
-            found.append((min(w.y0 for w in row), max(w.y1 for w in row)))
-    return found
-
-
 def _markers_run_across(words: Sequence[Word], gutter: float) -> bool:
     """Whether some row's markers (its other words aside) run on from two or more left of the gutter past it."""
-    for row in _rows([w for w in words if w.text[:1] in _MARKER_OPENINGS and _marker_value(w.text) is not None]):
+    for row in word_rows([w for w in words if w.text[:1] in _MARKER_OPENINGS and marker_value(w.text) is not None]):
         left = sum(1 for w in row if w.xc < gutter)
-        if 2 <= left < len(row) and _marker_value(row[left - 1].text) + 1 == _marker_value(row[left].text):
+        if 2 <= left < len(row) and marker_value(row[left - 1].text) + 1 == marker_value(row[left].text):
             return True
     return False
 
@@ -217,7 +174,7 @@ _LABEL_OPENINGS = frozenset(LABELS + "(")  # the characters an option label open
 _MARKER_OPENINGS = _LABEL_OPENINGS | frozenset(CIRCLED)
 
 
-def _marker_value(text: str) -> int | None:
+def marker_value(text: str) -> int | None:
     """1 for ① (and so on), and for an option label: 1 for 가. or (1)."""
     value = circled_value(text)
     if value is None and text[:1] in _LABEL_OPENINGS and (label := option_label(text)) is not None:
@@ -229,7 +186,7 @@ def cells_left_of_the_numbers(words: Sequence[Word], gutter: float) -> bool:
     """Whether two rows or more of the right column start an em or more left of where its question numbers
     stand: the right cells of a ruled table set across the page whose rule between its columns falls in the page's
     gutter (a "(가) | (나)" table centred across the page leaves the gutter free)."""
-    rows = _rows([w for w in words if w.x0 + w.x1 >= 2 * gutter])
+    rows = word_rows([w for w in words if w.x0 + w.x1 >= 2 * gutter])
     edge = _numbers_edge(rows, gutter)
     return edge is not None and sum(1 for row in rows if row[0].x0 < edge - row[0].size) >= 2
 
@@ -249,7 +206,7 @@ def _numbers_edge(rows: Sequence[Sequence[Word]], gutter: float) -> float | None
 _NUMBER_OPENINGS = frozenset("0123456789문【[〔［")  # what a question number opens with (``question_start.START``)
 
 
-def _rows(words: Sequence[Word]) -> list[list[Word]]:
+def word_rows(words: Sequence[Word]) -> list[list[Word]]:
     """The words standing on one line, each row left to right (by height: a row's words differ in box height)."""
     rows: list[list[Word]] = []
     for w in sorted(words, key=lambda w: w.y0 + w.y1):
@@ -271,31 +228,40 @@ def lines_under_rows(
     lines under a row that is no table's (a listing going on atop the right column under a row of options set across
     the page)."""
     found = []
-    for top, bottom in spans:
+    for _, bottom in spans:
         hanging = _hanging(right, bottom, spans, cells=True)
         if not hanging:
             continue
         table = _table_across(hanging, gutter, drawn)
-        if table is None and not _under_cells(hanging, right, top, bottom):
+        if table is None and not _under_cells(hanging, [*left, *right], gutter, spans, bottom):
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
-        level = [line for line in left if head <= line.yc <= foot]
+        level = [line for line in outside_rows(left, spans) if head <= line.yc <= foot]
         if all(id(line) in beside for line in level):
             found += [(line.y0, line.y1) for line in hanging + level] + ([(table[1], table[3])] if table else [])
     return found
 
 
-def _under_cells(hanging: Sequence[Line], right: Sequence[Line], top: float, bottom: float) -> bool:
-    """Whether each of the lines ``hanging`` under the full-width row from ``top`` to ``bottom`` starts where a cell of
-    that row's last line starts right of the gutter: a word after a white gap of an em or more that opens no option
-    (a cell of a table without rules set at the top of its row, running a line below the row's other cells)."""
-    row = max((line for line in right if top - 1 <= line.yc <= bottom + 1), key=lambda line: line.yc, default=None)
-    if row is None:
-        return False
+def _under_cells(
+    hanging: Sequence[Line], lines: Sequence[Line], gutter: float, spans: list[tuple[float, float]], bottom: float
+) -> bool:
+    """Whether each of the lines ``hanging`` under the full-width rows that end at ``bottom`` starts where a cell of
+    those rows starts right of the gutter: a row's first word, or a word after a white gap of an em or more, that opens
+    no option (a cell of a table without rules running a line below its row's other cells, set at the top of the row
+    or centred beside a taller one). The rows are those of the full-width stretch, full-width rows (``spans``) two
+    lines apart or less with the short lines between them."""
+    line_height = hanging[0].y1 - hanging[0].y0
+    above = [span for span in spans if span[1] <= bottom]
+    top = above[-1][0]
+    for a, b in reversed(above[:-1]):
+        if top - b > 2 * line_height:
+            break
+        top = a
+    rows = word_rows([word for line in lines if top - 1 <= line.yc <= bottom + 1 for word in line.words])
     starts = [
-        word.x0 for before, word in zip(row.words, row.words[1:])
-        if word.x0 - before.x1 >= word.size and not opens_an_option(word.text)
+        word.x0 for row in rows for before, word in zip([None, *row], row)
+        if word.xc >= gutter and (before is None or word.x0 - before.x1 >= word.size) and not opens_an_option(word.text)
     ]
     return all(any(abs(line.x0 - x) <= 1 for x in starts) for line in hanging)
 
@@ -326,6 +292,11 @@ def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, floa
             break
         chain.append(line)
     return chain
+
+
+def outside_rows(lines: Sequence[Line], spans: list[tuple[float, float]]) -> list[Line]:
+    """The lines that stand in none of the full-width rows at ``spans``."""
+    return [line for line in lines if not any(a - 1 <= line.yc <= b + 1 for a, b in spans)]
 
 
 def outside(words: Sequence[Word], spans: list[tuple[float, float]]) -> list[Word]:

@@ -20,11 +20,9 @@ from curation.parse.full_width import (
     Drawn,
     cells_left_of_the_numbers,
     crossing,
-    heads_over_rows,
     justified_across,
     lines_under_rows,
     merge,
-    option_rows_between,
     options_across,
     outside,
     rows_near,
@@ -33,6 +31,7 @@ from curation.parse.full_width import (
 )
 from curation.parse.gutter import body_words, find_gutter, leaves_free
 from curation.parse.option_labels import opens_an_option
+from curation.parse.option_rows import heads_over_rows, option_rows_between, option_rows_under
 from curation.parse.question_start import START
 from curation.parse.spreads import spread_middle
 from curation.readers.words import Line, Word, group_lines
@@ -55,11 +54,10 @@ def order_page(
     the left column's lines that belong to a full-width row below them are full-width rows too, and with
     ``beside_gaps`` those beside any gap of the right column (``column_gaps.lines_beside_gaps``), and so are the lines
     that hang under one (a wide table's last cells: ``full_width.lines_under_rows``), the rows of a question's options
-    between two (``full_width.option_rows_between``), a table's head of column labels close over one
-    (``full_width.heads_over_rows``), and every line of a ruled table
-    set across the page (looked for where rows cross the gutter, where the right column's rows start left of its
-    question numbers, with ``beside_gaps``, or with ``tables``); the page's ``drawn`` figures fill the right column
-    where they stand. A sheet holding two pages side by side is read as two pages, left one first."""
+    between or under them and a table's head of column labels over one (``option_rows``), and every line of a
+    ruled table set across the page (looked for where rows cross the gutter, where the right column's rows start left
+    of its question numbers, with ``beside_gaps``, or with ``tables``); the page's ``drawn`` figures fill the right
+    column where they stand. A sheet holding two pages side by side is read as two pages, left one first."""
     if gutter is None and not left and (middle := spread_middle(words, width, height)) is not None:
         lines, columns = order_page([w for w in words if w.xc < middle], page, middle, height, None, bands,
                                     beside_gaps=beside_gaps, drawn=drawn.within(0.0, middle))
@@ -77,7 +75,7 @@ def order_page(
         spans = merge(crossing(words, gutter) + run_across(words, gutter, rows=near) + options_across(words, gutter))
         if spans:  # a question set across the page: its other lines may leave the gutter free
             spans = merge(spans + justified_across(words, gutter, near))
-            spans = merge(spans + option_rows_between(words, spans, gutter))
+            spans = merge(spans + option_rows_between(words, spans, gutter) + option_rows_under(words, spans, gutter))
     body = body_words(words, height) if bands else []  # no running head or page number
     inner = [(a, b) for a, b in spans if any(a - 1 <= w.yc <= b + 1 for w in body) or _opens_an_item(words, a, b)]
     # A table set across the page holds its rows that leave the gutter free too: where a row crosses the gutter (its

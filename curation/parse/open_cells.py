@@ -90,7 +90,7 @@ def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
     its head read after the first marker; None where the options are no such table."""
     cells: list[list[list[PrintedLine]]] = [[] for _ in range(sum(len(piece.centres) for piece in pieces))]
     for k, piece in enumerate(pieces):
-        dealt = _deal(piece, placed)
+        dealt = _deal(piece, placed, k + 1 < len(pieces) and _goes_on(pieces[k + 1]))
         if dealt is None:
             return None
         before, rows = dealt
@@ -99,9 +99,7 @@ def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
             if not (_headed(before, piece.em) or _head_left_behind(block, first_row, len(piece.columns))):
                 return None
             head = [token for lines in before for line in lines for token in line if token[1] >= first_row]
-        elif any(before):
-            if placed is _round_the_middle:
-                return None
+        else:
             for c, lines in enumerate(before):
                 cells[first - 1][c].extend(lines)  # the broken row goes on
         cells[first : first + len(rows)] = rows
@@ -222,7 +220,9 @@ def _middle(line: PrintedLine) -> float:
     return sum(word.yc for word, _ in line) / len(line)
 
 
-def _at_the_top(lines: list[PrintedLine], centres: list[float], tolerance: float) -> tuple[int, list[list[int]]] | None:
+def _at_the_top(
+    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool = False
+) -> tuple[int, list[list[int]]] | None:
     """How many of one column's lines stand above the first row, and each row's lines, cells set at the top of their
     rows: a cell starts on its marker's line and runs to the next row's; None where a cell starts elsewhere."""
     tops = [centre - tolerance for centre in centres]
@@ -241,33 +241,51 @@ def _at_the_top(lines: list[PrintedLine], centres: list[float], tolerance: float
 
 
 def _round_the_middle(
-    lines: list[PrintedLine], centres: list[float], tolerance: float
+    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool = False
 ) -> tuple[int, list[list[int]]] | None:
     """How many of one column's lines stand above the first row, and each row's lines, cells centred on their rows:
-    a cell's first and last lines stand round its marker's line. The first row's cell may start above its marker:
-    the latest start that deals every line after it to a row is taken. None where no start does."""
+    a cell's first and last lines stand round its marker's line. The first row's cell may start above its marker: of
+    the starts that deal every line after it to a row, the one that leaves the fewest rows without a cell is taken,
+    then the one whose cells stand closest round their markers, then the latest (dropping a line at each end of a
+    tall cell keeps its middle, and a head over a column of one-line cells may stand centred with the first row).
+    With ``broken``, the last row's part may stand at its top instead (a row broken across the column or page, as
+    browsers set it), where no start as close has it centred. None where no start deals every line."""
     middles = [_middle(line) for line in lines]
     if not centres:
         return len(lines), []
-    for start in reversed([i for i, y in enumerate(middles) if y <= centres[0] + tolerance] or [0]):
+    dealt = []
+    for start in [i for i, y in enumerate(middles) if y <= centres[0] + tolerance] or [0]:
         rows: list[list[int]] | None = [[] for _ in centres]
-        s = start
+        s, off, topped = start, 0.0, False
         for k, centre in enumerate(centres):
             if s == len(lines) or middles[s] > centre + tolerance:
                 continue  # no cell in this row
-            off = {e: abs((middles[s] + middles[e]) / 2 - centre) for e in range(s, len(lines))}
-            end = min(off, key=off.__getitem__)
-            if off[end] > tolerance:
+            if broken and k == len(centres) - 1 and abs(middles[s] - centre) <= tolerance:
+                off, topped = off + abs(middles[s] - centre), True
+                rows[k], s = list(range(s, len(lines))), len(lines)  # a broken row's part: its cells at its top
+                continue
+            offs = {e: abs((middles[s] + middles[e]) / 2 - centre) for e in range(s, len(lines))}
+            end = min(offs, key=offs.__getitem__)
+            if offs[end] > tolerance:
                 rows = None
                 break
-            rows[k] = list(range(s, end + 1))
-            s = end + 1
+            rows[k], s, off = list(range(s, end + 1)), end + 1, off + offs[end]
         if rows is not None and s == len(lines):
-            return start, rows
-    return None
+            dealt.append((sum(1 for row in rows if not row), round(off, 1), topped, -start, rows))
+    if not dealt:
+        return None
+    *_, start, rows = min(dealt, key=lambda found: found[:4])
+    return -start, rows
 
 
-def _deal(piece: _Piece, placed):
+def _goes_on(piece: _Piece) -> bool:
+    """Whether a piece opens with the rest of a row broken across the column or page: words above its first marker's
+    line, or no marker."""
+    tolerance = _ON_THE_ROW * piece.em
+    return not piece.centres or any(word.yc < piece.centres[0] - tolerance for word, _ in piece.candidates)
+
+
+def _deal(piece: _Piece, placed, broken: bool):
     """Per column, the printed lines above the piece's first row (the head or the stem's end; in a later piece, a
     broken row going on), and per row, per column, the cell's printed lines; None where the lines of a column fit no
     rows ``placed`` so."""
@@ -275,7 +293,7 @@ def _deal(piece: _Piece, placed):
     rows: list[list[list[PrintedLine]]] = [[] for _ in piece.centres]
     for x0, x1 in piece.columns:
         lines = _printed_lines([t for t in piece.candidates if x0 <= t[0].xc < x1], piece.em)
-        found = placed(lines, piece.centres, _ON_THE_ROW * piece.em)
+        found = placed(lines, piece.centres, _ON_THE_ROW * piece.em, broken)
         if found is None:
             return None
         first, indexes = found
