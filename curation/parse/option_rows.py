@@ -63,8 +63,9 @@ def option_rows_under(words: Sequence[Word], spans: Heights, gutter: float) -> H
 
 def heads_over_rows(words: Sequence[Word], spans: Heights, gutter: float) -> Heights:
     """The heights of tables' heads of column labels ("(가) (나)") set close over a full-width row, with nothing else
-    level with them: a head that crosses no gutter, its labels on one side of it or far apart across it (read as the
-    columns' lines, it would part the question's stem above it from the table)."""
+    level with them: a head that crosses no gutter, its labels right of it or far apart across it (read as the
+    columns' lines, it would part the question's stem above it from the table). Labels left of it alone may be the
+    left column's last line (labels under pictures)."""
     found = []
     for top, _ in spans:
         above = word_rows([w for w in words if top - 2 * w.height <= w.yc < top - 1])
@@ -72,7 +73,7 @@ def heads_over_rows(words: Sequence[Word], spans: Heights, gutter: float) -> Hei
             continue
         row = above[-1]
         close = top - max(w.y1 for w in row) <= max(w.height for w in row)  # a head row's padding, no more
-        if close and len(row) >= 2 and all(column_label(w.text) for w in row):
+        if close and len(row) >= 2 and row[-1].xc >= gutter and all(column_label(w.text) for w in row):
             found.append((min(w.y0 for w in row), max(w.y1 for w in row)))
     return found
 
