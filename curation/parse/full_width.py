@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -19,6 +19,7 @@ _DISPLAY_ACROSS = 1.5  # ems of display type: its words closer than this across 
 JUSTIFIED_ACROSS = 1.2  # ems: a justified line's widest word spaces, still narrower than any gutter (1.6 em and up)
 
 Box = tuple[float, float, float, float]
+Placed = TypeVar("Placed", Word, Line)
 
 
 def _no_tables() -> Sequence[Box]:
@@ -237,7 +238,7 @@ def lines_under_rows(
             continue
         head, foot = hanging[0].y0 - 1, hanging[-1].y1 + 1
         beside = {id(line) for line in _hanging(left, bottom, spans, cells=False)}
-        level = [line for line in outside_rows(left, spans) if head <= line.yc <= foot]
+        level = [line for line in outside(left, spans) if head <= line.yc <= foot]
         if all(id(line) in beside for line in level):
             found += [(line.y0, line.y1) for line in hanging + level] + ([(table[1], table[3])] if table else [])
     return found
@@ -294,14 +295,9 @@ def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, floa
     return chain
 
 
-def outside_rows(lines: Sequence[Line], spans: list[tuple[float, float]]) -> list[Line]:
-    """The lines that stand in none of the full-width rows at ``spans``."""
-    return [line for line in lines if not any(a - 1 <= line.yc <= b + 1 for a, b in spans)]
-
-
-def outside(words: Sequence[Word], spans: list[tuple[float, float]]) -> list[Word]:
-    """The words that stand in none of the full-width rows at ``spans``."""
-    return [w for w in words if not any(a - 1 <= w.yc <= b + 1 for a, b in spans)]
+def outside(items: Sequence[Placed], spans: list[tuple[float, float]]) -> list[Placed]:
+    """The words (or lines) that stand in none of the full-width rows at ``spans``."""
+    return [item for item in items if not any(a - 1 <= item.yc <= b + 1 for a, b in spans)]
 
 
 def merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:

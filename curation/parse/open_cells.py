@@ -37,8 +37,8 @@ class OpenCells:
 def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | None:
     """The options read cell by cell where they are the rows of such a table and some cell runs to two lines or
     more; None where they are not (the line-by-line reading stands). A table broken across columns or pages is read
-    piece by piece; a row broken with it goes on at the top of the next piece, column for column, where cells are set
-    at the top of their rows (centred cells of a broken row stand round no marker)."""
+    piece by piece; a row broken with it goes on at the top of the next piece, column for column (its part before the
+    break set at its top, where cells are otherwise centred, as browsers set it)."""
     rows = [block.tokens[marker.index][1] for marker in run]
     if len(run) < 2 or len(set(rows)) != len(rows) or not all(marker.opens for marker in run):
         return None
@@ -221,10 +221,11 @@ def _middle(line: PrintedLine) -> float:
 
 
 def _at_the_top(
-    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool = False
+    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool
 ) -> tuple[int, list[list[int]]] | None:
     """How many of one column's lines stand above the first row, and each row's lines, cells set at the top of their
-    rows: a cell starts on its marker's line and runs to the next row's; None where a cell starts elsewhere."""
+    rows: a cell starts on its marker's line and runs to the next row's; None where a cell starts elsewhere. A broken
+    row's part (``broken``) stands at its top like every other row's."""
     tops = [centre - tolerance for centre in centres]
     rows: list[list[int]] = [[] for _ in centres]
     first = 0
@@ -241,7 +242,7 @@ def _at_the_top(
 
 
 def _round_the_middle(
-    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool = False
+    lines: list[PrintedLine], centres: list[float], tolerance: float, broken: bool
 ) -> tuple[int, list[list[int]]] | None:
     """How many of one column's lines stand above the first row, and each row's lines, cells centred on their rows:
     a cell's first and last lines stand round its marker's line. The first row's cell may start above its marker: of
