@@ -162,6 +162,11 @@ def test_hwp_2025_gives_its_50_items():
     assert [i.number for i in result.items] == list(range(1, 51))
     assert all(len(i.options) == 5 for i in result.items)
     assert all(i.source_path.endswith(".hwp") for i in result.items)
+    # Its 28 ruled tables reach the stems as Markdown rows, one a line (until parse-72, typeset as running text, they
+    # ran on in one line, and the stems that point at "아래의 표" were flagged missing_table: 5, 7, 13, 14, 15, 18).
+    rows = [line for i in result.items for line in i.question.splitlines() if "|" in line]
+    assert len(rows) > 100 and all(re.fullmatch(r"\|.*\|", line) for line in rows)
+    assert not any("missing_table" in i.flags for i in result.items)
 
 
 def test_hwp_2024_matches_its_pdf_twin():
@@ -180,6 +185,11 @@ def test_hwp_2024_matches_its_pdf_twin():
     assert [cells(i.question) for i in hwp.items] == [cells(i.question) for i in pdf.items]
     tabled = [h.number for h, p in zip(hwp.items, pdf.items) if _norm(h.question) != _norm(p.question)]
     assert tabled == [26, 31, 32, 33, 50] and all("|---|" in hwp.items[n - 1].question for n in tabled)
+    # The ruled tables both read are the same Markdown rows, line for line (the HWP's ran on in one line until
+    # parse-72, and 10, 11, 12 and 22 were flagged missing_table).
+    same = [h.number for h, p in zip(hwp.items, pdf.items) if "|---|" in h.question and h.question == p.question]
+    assert same == [9, 10, 13, 17, 20, 22, 28, 42, 46, 49]
+    assert not any("missing_table" in i.flags for i in hwp.items)
     # A one-row layout table whose cells list items and their amounts line by line (41: "· 직접재료원가" beside
     # "￦550") prints as a list: its lines, as the PDF reads them.
     assert "· 직접재료원가 ￦550 · 간접재료원가 ￦150" in hwp.items[40].question

@@ -7,16 +7,15 @@ words are read with low confidence carry the ``ocr_low_confidence`` flag, items 
 the ``ocr_repaired`` flag and the repairs in their provenance, so that review sees them first.
 
 HWP and HWPX papers have no page geometry to segment: their lines (paragraphs, option tables, Markdown
-tables) are typeset into a plain one-column PDF with a text layer, each line at its type size, which then goes
-through the same segmentation, validation and item building as any PDF, and the items, rejects and errors point
-back at the HWP file.
+tables) are typeset into a plain one-column PDF with a text layer, each line at its type size and each table a
+ruled grid (``hwp_typeset``), which then goes through the same segmentation, validation and item building as any
+PDF, and the items, rejects and errors point back at the HWP file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -37,6 +36,7 @@ from curation.ocr.tesseract import install_hint, tesseract_available
 from curation.ocr.triage import pages_to_ocr
 from curation.ocr.types import OcrConfig, OcrPage, OcrWord, Region, is_low_confidence
 from curation.ocr.vlm import VlmConfig, VlmReader
+from curation.parse.hwp_typeset import typeset
 from curation.parse.meta import read_meta
 from curation.parse.paper import ParseResult, parse_paper
 from curation.parse.question_start import printed_number
@@ -246,55 +246,6 @@ def rasterise(src: Path, dest: Path, dpi: int = 200, pages: list[int] | None = N
 
 # ---------------------------------------------------------------------------------------------------
 # HWP / HWPX through a typeset text PDF
-
-_FONT_SIZE = 10.0
-_CHARS_PER_LINE = 90
-_LEADING = 14.0
-
-
-def typeset(text: HwpText, dest: Path) -> list[int]:
-    """Lines into a one-column PDF with a text layer, each at its type size relative to the body's (a
-    heading set larger stays larger, as the parser expects of a heading). Gives the index in ``text.lines``
-    of each page's first line."""
-    width = _CHARS_PER_LINE * _FONT_SIZE + 80
-    height = 842.0
-    known = Counter(size for size in text.sizes if size)
-    body = known.most_common(1)[0][0] if known else None
-    lines: list[tuple[str, float, int]] = []  # (text, size, index of the source line)
-    for index, line in enumerate(text.lines):
-        size = text.sizes[index] if index < len(text.sizes) else None
-        font_size = _FONT_SIZE * size / body if size and body else _FONT_SIZE
-        while len(line) > _CHARS_PER_LINE:
-            cut = line.rfind(" ", 0, _CHARS_PER_LINE)
-            cut = cut if cut > _CHARS_PER_LINE // 2 else _CHARS_PER_LINE
-            lines.append((line[:cut], font_size, index))
-            line = line[cut:].lstrip()
-        lines.append((line, font_size, index))
-    # Text stays out of the top and bottom bands where the parser looks for running headers and footers.
-    top, bottom = 0.15 * height, 0.85 * height
-    # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
-    font = pymupdf.Font("cjk")
-    first_lines: list[int] = []
-    with pymupdf.open() as doc:
-        start = 0
-        while True:  # at least one page, even for no lines
-            page = doc.new_page(width=width, height=height)
-            first_lines.append(lines[start][2] if start < len(lines) else len(text.lines))
-            writer = pymupdf.TextWriter(page.rect)
-            y = top
-            while start < len(lines):
-                line, font_size, _ = lines[start]
-                leading = max(_LEADING, _LEADING * font_size / _FONT_SIZE)
-                if y + leading > bottom:
-                    break
-                writer.append((40, y + font_size), line, font=font, fontsize=font_size)
-                y += leading
-                start += 1
-            writer.write_text(page)
-            if start >= len(lines):
-                break
-        doc.save(dest)
-    return first_lines
 
 
 def parse_hwp(path: Path, **kwargs) -> RouteResult:

@@ -26,13 +26,17 @@ MISSING_TABLE = "missing_table"
 
 _BROKEN = re.compile(r"\(cid:\d+\)|\ufffd|\x00|[\ue000-\uf8ff]")
 # Words that point at a figure on the page ("다음 그림", "<그림>", "그래프에서"), not a figure's mere
-# mention ("방향 그래프", "원인 결과 그래프 기법").
+# mention ("방향 그래프", "원인 결과 그래프 기법") nor a word that ends in one ("청사진을", "팬터그래프를").
 _FIGURE_REF = re.compile(
-    r"(다음|아래|위|보기의)\s*(그림|그래프|도면|사진|회로|도표)|[<〈\[]\s*(그림|그래프|도면|사진)|"
-    r"(그림|그래프|도면|사진)(과|은|는|에서|의|을|를)\s"
+    r"(?<![가-힣])(다음|아래|위)\s*(그림|그래프|도면|사진|회로|도표)|[<〈\[]\s*(그림|그래프|도면|사진)|"
+    r"(?<![가-힣])(그림|그래프|도면|사진)(과|은|는|에서|의|을|를)\s"
 )
-# "표" standing alone: 현금흐름표에서, 재무상태표는 name statements, not a table printed with the question.
-_TABLE_REF = re.compile(r"<\s*표\s*>|〈\s*표\s*〉|(?:다음|아래|위)\s*표|(?<![가-힣])표(?:와 같|는|에서|를)")
+# "표" standing alone: 현금흐름표에서, 재무상태표는 name statements, not a table printed with the question; 다음 표현,
+# 후위 표기식, 무작위 표본 hold other words.
+_TABLE_REF = re.compile(
+    r"<\s*표\s*>|〈\s*표\s*〉|(?<![가-힣])(?:다음|아래|위)의?\s*표(?:[와는에를의가로]|(?![가-힣]))|"
+    r"(?<![가-힣])표(?:와 같|는|에서|를)"
+)
 _MIN_LEAK = 6
 
 

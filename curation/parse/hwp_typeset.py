@@ -1,0 +1,201 @@
+"""An HWP paper's lines typeset into a plain one-column PDF with a text layer, for the parser to read as it reads
+any paper: each line at its type size relative to the body's (a heading set larger stays larger, as the parser
+expects of a heading), and each table the HWP reader gave as Markdown rows drawn as a ruled grid, every cell ruled
+on its four sides, so that the parser finds it as it finds a printed ruled table (the item keeps it as Markdown
+rows, one a line, and knows it has a table). A grid keeps a line per row: a wide one is set in smaller type, and
+one still too wide at the smallest gets a page as wide as it needs."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pymupdf
+
+from curation.readers.hwp_lines import HwpText
+
+_FONT_SIZE = 10.0
+_CHARS_PER_LINE = 90
+_LEADING = 14.0
+_LEFT = 40.0
+_TEXT_WIDTH = _CHARS_PER_LINE * _FONT_SIZE
+_PAGE_HEIGHT = 842.0
+# Text stays out of the top and bottom bands where the parser looks for running heads and feet.
+_TOP, _BOTTOM = 0.15 * _PAGE_HEIGHT, 0.85 * _PAGE_HEIGHT
+_CELL_PADDING = 4.0  # points between a cell's rules and its text, each side
+_SMALLEST_TABLE_TYPE = 5.0
+_SEPARATOR = re.compile(r"^\|(?:-{3,}\|)+$")
+_CELL_BREAK = re.compile(r"(?<!\\) \| ")
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    size: float
+    source: int  # index of the HWP line it prints
+
+
+@dataclass(frozen=True)
+class _Grid:
+    rows: tuple[tuple[str, ...], ...]
+    source: int  # index of the HWP line of its first row
+    size: float  # type size of its cells
+    widths: tuple[float, ...]  # of its columns, rules to rules
+
+    @property
+    def width(self) -> float:
+        return sum(self.widths)
+
+    @property
+    def row_height(self) -> float:
+        return self.size + 2 * _CELL_PADDING + 2
+
+
+def typeset(text: HwpText, dest: Path) -> list[int]:
+    """``text`` typeset into ``dest``. Gives the index in ``text.lines`` of each page's first line."""
+    # The embedded CJK font, addressed by Unicode: insert_text's built-in "korea" CID font has no ∼ or €.
+    font = pymupdf.Font("cjk")
+    pieces = _pieces(text, font)
+    first_lines: list[int] = []
+    with pymupdf.open() as doc:
+        start = 0
+        while True:  # at least one page, even for no lines
+            wide = start < len(pieces) and _too_wide(pieces[start])
+            width = (pieces[start].width if wide else _TEXT_WIDTH) + 2 * _LEFT
+            page = doc.new_page(width=width, height=_PAGE_HEIGHT)
+            first_lines.append(pieces[start].source if start < len(pieces) else len(text.lines))
+            writer = pymupdf.TextWriter(page.rect)
+            y = _TOP
+            while start < len(pieces):
+                piece = pieces[start]
+                if isinstance(piece, _Grid):
+                    if _too_wide(piece) != wide:
+                        break  # a grid too wide for the text's pages has a page of its own
+                    shown, rest = _fitted(piece, _BOTTOM - y, y == _TOP)
+                    if shown is not None:
+                        y = _draw_grid(page, writer, font, shown, y)
+                    if rest is not None:
+                        pieces[start] = rest
+                        break
+                    if wide:
+                        start += 1
+                        break
+                else:
+                    leading = max(_LEADING, _LEADING * piece.size / _FONT_SIZE)
+                    if y + leading > _BOTTOM:
+                        break
+                    writer.append((_LEFT, y + piece.size), piece.text, font=font, fontsize=piece.size)
+                    y += leading
+                start += 1
+            writer.write_text(page)
+            if start >= len(pieces):
+                break
+        doc.save(dest)
+    return first_lines
+
+
+def _pieces(text: HwpText, font: pymupdf.Font) -> list[_Line | _Grid]:
+    """The lines to print, long ones broken at a space, and each Markdown table of two columns or more as a grid
+    (a table of one column is a box of paragraphs: its cells print as lines)."""
+    known = Counter(size for size in text.sizes if size)
+    body = known.most_common(1)[0][0] if known else None
+    pieces: list[_Line | _Grid] = []
+    index = 0
+    while index < len(text.lines):
+        if _opens_table(text.lines, index):
+            end = index + 2
+            while end < len(text.lines) and _is_row(text.lines[end]) and not _opens_table(text.lines, end):
+                end += 1
+            sources = (index, *range(index + 2, end))
+            rows = tuple(_cells(text.lines[k]) for k in sources)
+            if len(rows[0]) > 1:
+                pieces.append(_grid(rows, index, font))
+            else:
+                pieces += [_Line(part, _FONT_SIZE, k) for k, (cell,) in zip(sources, rows) for part in _broken(cell)]
+            index = end
+            continue
+        size = text.sizes[index] if index < len(text.sizes) else None
+        font_size = _FONT_SIZE * size / body if size and body else _FONT_SIZE
+        pieces += [_Line(part, font_size, index) for part in _broken(text.lines[index])]
+        index += 1
+    return pieces
+
+
+def _opens_table(lines: tuple[str, ...], index: int) -> bool:
+    """Whether a Markdown table's head row stands at ``index`` (a row, then the row of dashes under the head)."""
+    return _is_row(lines[index]) and index + 1 < len(lines) and _SEPARATOR.match(lines[index + 1]) is not None
+
+
+def _is_row(line: str) -> bool:
+    return line.startswith("|") and line.endswith("|")
+
+
+def _cells(row: str) -> tuple[str, ...]:
+    """A Markdown row's cells, as ``hwp_lines.table_lines`` wrote them (an escaped pipe as printed)."""
+    return tuple(cell.replace("\\|", "|") for cell in _CELL_BREAK.split(row[2:-2]))
+
+
+def _broken(line: str) -> list[str]:
+    """``line`` in parts that fit the page's width, broken at a space where one stands in the second half."""
+    parts = []
+    while len(line) > _CHARS_PER_LINE:
+        cut = line.rfind(" ", 0, _CHARS_PER_LINE)
+        cut = cut if cut > _CHARS_PER_LINE // 2 else _CHARS_PER_LINE
+        parts.append(line[:cut])
+        line = line[cut:].lstrip()
+    return parts + [line]
+
+
+def _grid(rows: tuple[tuple[str, ...], ...], source: int, font: pymupdf.Font) -> _Grid:
+    """The rows as a grid in the body's type size, or smaller (down to the smallest) where that is too wide."""
+    natural = sum(_column_widths(rows, font, _FONT_SIZE))
+    size = max(_SMALLEST_TABLE_TYPE, min(_FONT_SIZE, _FONT_SIZE * _TEXT_WIDTH / natural))
+    return _Grid(rows, source, size, tuple(_column_widths(rows, font, size)))
+
+
+def _column_widths(rows: tuple[tuple[str, ...], ...], font: pymupdf.Font, size: float) -> list[float]:
+    """Each column as wide as its widest cell, padded, with an em to spare."""
+    columns = max(len(row) for row in rows)
+    return [
+        2 * _CELL_PADDING + size + max(font.text_length(row[k], fontsize=size) if k < len(row) else 0.0 for row in rows)
+        for k in range(columns)
+    ]
+
+
+def _too_wide(piece: _Line | _Grid) -> bool:
+    return isinstance(piece, _Grid) and piece.width > _TEXT_WIDTH
+
+
+def _fitted(grid: _Grid, room: float, fresh_page: bool) -> tuple[_Grid | None, _Grid | None]:
+    """The rows of ``grid`` to draw in ``room`` (none where the grid would fit whole on a fresh page and this is
+    not one, or where fewer than two rows fit), and the rows left for the next page."""
+    fits = int(room // grid.row_height)
+    if fits >= len(grid.rows):
+        return grid, None
+    whole_on_a_page = len(grid.rows) * grid.row_height <= _BOTTOM - _TOP
+    if not fresh_page and (whole_on_a_page or fits < 2):
+        return None, grid
+    return replace(grid, rows=grid.rows[:fits]), replace(grid, rows=grid.rows[fits:])
+
+
+def _draw_grid(page: pymupdf.Page, writer: pymupdf.TextWriter, font: pymupdf.Font, grid: _Grid, y: float) -> float:
+    """``grid`` drawn from ``y``; gives where the next line's top stands."""
+    edges = [_LEFT]
+    for width in grid.widths:
+        edges.append(edges[-1] + width)
+    bottom = y + grid.row_height * len(grid.rows)
+    across = [((edges[0], y + k * grid.row_height), (edges[-1], y + k * grid.row_height))
+              for k in range(len(grid.rows) + 1)]
+    shape = page.new_shape()
+    for start, end in across + [((x, y), (x, bottom)) for x in edges]:
+        shape.draw_line(start, end)
+        shape.finish(color=(0, 0, 0), width=0.5)  # each rule a path of its own, as producers draw them
+    shape.commit()
+    for r, row in enumerate(grid.rows):
+        baseline = y + r * grid.row_height + _CELL_PADDING + grid.size
+        for k, cell in enumerate(row):
+            if cell:
+                writer.append((edges[k] + _CELL_PADDING, baseline), cell, font=font, fontsize=grid.size)
+    return bottom + _LEADING - _FONT_SIZE

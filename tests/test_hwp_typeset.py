@@ -1,0 +1,63 @@
+"""An HWP paper's tables reach its items as Markdown rows, one a line, as the PDF route sets a printed ruled table:
+the typeset copy draws each as a ruled grid, which the parser reads like any paper's (curation/parse/hwp_typeset.py).
+Tables as the HWP reader gives them, of every shape a paper may hold: a few columns, so many that the type must
+shrink, so many that it needs a wider page, rows past a page's end."""
+
+from __future__ import annotations
+
+import pytest
+
+from curation.parse.hwp_typeset import typeset
+from curation.parse.paper import parse_paper
+from curation.readers.hwp_lines import HwpText, table_lines
+
+OPTIONS = ["① 가", "② 나", "③ 다", "④ 라", "⑤ 마"]
+
+
+def _table(columns: int, rows: int) -> list[str]:
+    head = [(0, k, [f"{k + 1}분기 매출채권"]) for k in range(columns)]
+    body = [(r, k, [f"￦{(r * 37 + k * 11) % 900 + 100:,}"]) for r in range(1, rows) for k in range(columns)]
+    return table_lines(head + body, rows, columns)
+
+
+def _parsed(lines: list[str], tmp_path):
+    """The lines as the stem of question 1 of ten, each question with five options, typeset and parsed."""
+    paper = ["1. 다음은 ㈜대한의 자료이다. 옳은 것은?", *lines, *OPTIONS]
+    for number in range(2, 11):
+        paper += [f"{number}. 다음 중 옳은 것은?", *OPTIONS]
+    pdf = tmp_path / "typeset.pdf"
+    typeset(HwpText(tuple(paper), "paper.hwp", "hwp5", 1), pdf)
+    result = parse_paper(pdf)
+    assert [item.number for item in result.items] == list(range(1, 11)) and not result.rejects
+    return result.items[0]
+
+
+@pytest.mark.parametrize(
+    "columns, rows",
+    [(3, 6), (12, 5), (40, 6), (3, 80), (40, 50)],
+    ids=["a few columns", "type shrunk to fit", "a page of its own", "rows over two page breaks",
+         "a wide table over a page break"],
+)
+def test_a_table_comes_back_row_for_row(columns, rows, tmp_path):
+    table = _table(columns, rows)
+    item = _parsed(table, tmp_path)
+    assert item.question == "다음은 ㈜대한의 자료이다. 옳은 것은?\n" + "\n".join(table)
+    assert item.options == ("가", "나", "다", "라", "마") and "missing_table" not in item.flags
+
+
+def test_two_tables_in_a_row_stay_two(tmp_path):
+    # cpa 2025 question 8: the spending schedule, then the loans, each with its head.
+    first = table_lines([(0, 0, ["구분"]), (0, 1, ["20x1. 4. 1."]), (1, 0, ["지출액"]), (1, 1, ["￦500,000"])], 2, 2)
+    second = table_lines([(0, 0, ["차입금"]), (0, 1, ["차입금액"]), (0, 2, ["연 이자율"]), (1, 0, ["특정차입금 A"]),
+                          (1, 1, ["￦650,000"]), (1, 2, ["8%"])], 2, 3)
+    item = _parsed(first + second, tmp_path)
+    assert item.question.endswith("\n".join(first) + "\n" + "\n".join(second))
+
+
+def test_a_table_of_one_column_prints_its_paragraphs(tmp_path):
+    # cpa 2025 question 1: statements (가)-(마), each a row of a one-column table, are a box of text.
+    box = table_lines([(k, 0, [f"({label}) 유동자산은 보고기간 후 12개월 이내에 실현된다."]) for k, label in enumerate("가나다")], 3, 1)
+    item = _parsed(box, tmp_path)
+    assert "|" not in item.question
+    assert item.question.endswith("(가) 유동자산은 보고기간 후 12개월 이내에 실현된다. (나) 유동자산은 보고기간 후 12개월 이내에 "
+                                  "실현된다. (다) 유동자산은 보고기간 후 12개월 이내에 실현된다.")
