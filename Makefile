@@ -46,11 +46,18 @@ run: install prefect-server
 	$(PREFECT_ENV) PREFECT_API_URL=$(PREFECT_URL) HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(VENV)/bin/kmmlu sample --work $(WORK)
 
 # A local Prefect server shared by every run (flows and distributed workers report to it; its UI shows them).
+PREFECT_UP := $(PY) -c "import httpx,sys; sys.exit(httpx.get('$(PREFECT_URL)/health', timeout=2).status_code != 200)" 2>/dev/null
+# Prefect refuses to start while its pid file stands, even when that process is gone (the machine restarted): a
+# stale pid file is removed first. A server that does not come up stops the run in one line.
 prefect-server: install
-	@if ! $(PY) -c "import httpx,sys; sys.exit(httpx.get('$(PREFECT_URL)/health', timeout=2).status_code != 200)" 2>/dev/null; then \
+	@if ! $(PREFECT_UP); then \
+	  pid=$$(cat .prefect/server.pid 2>/dev/null); \
+	  if [ -n "$$pid" ] && ! kill -0 "$$pid" 2>/dev/null; then rm -f .prefect/server.pid; fi; \
 	  echo "starting the Prefect server on 127.0.0.1:$(PREFECT_PORT)"; \
 	  $(PREFECT_ENV) $(VENV)/bin/prefect server start --host 127.0.0.1 --port $(PREFECT_PORT) --background --analytics-off >/dev/null; \
-	  for i in $$(seq 1 120); do $(PY) -c "import httpx,sys; sys.exit(httpx.get('$(PREFECT_URL)/health', timeout=2).status_code != 200)" 2>/dev/null && break; sleep 1; done; \
+	  for i in $$(seq 1 120); do $(PREFECT_UP) && break; sleep 1; done; \
+	  $(PREFECT_UP) || { echo "the Prefect server did not answer on 127.0.0.1:$(PREFECT_PORT) in 120 s; is the port" \
+	    "taken? (make stop stops ours; PREFECT_PORT=<a free port> make run uses another)" >&2; exit 1; }; \
 	fi
 
 prefect-ui: prefect-server

@@ -36,7 +36,7 @@ def prefect_api(tmp_path_factory):
     env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
     env.pop("PREFECT_API_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}/api"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -46,10 +46,10 @@ def prefect_api(tmp_path_factory):
         except httpx.HTTPError:
             time.sleep(1)
     else:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the Prefect server did not start in 180 s")
     yield {"PREFECT_API_URL": url, "PREFECT_HOME": str(home)}
-    proc.terminate()
+    os.killpg(proc.pid, signal.SIGTERM)  # the CLI and the uvicorn process it runs the server in
     proc.wait(timeout=30)
 
 
@@ -101,7 +101,7 @@ def test_refresh_killed_after_fetch_resumes_without_repeating_downloads(board, p
 
     work = tmp_path / "killed"
     proc = subprocess.Popen(refresh_cmd(board, work), env={**os.environ, **prefect_api},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     manifest = work / "raw" / "manifest.jsonl"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
@@ -109,7 +109,7 @@ def test_refresh_killed_after_fetch_resumes_without_repeating_downloads(board, p
             break
         time.sleep(0.02)
     assert proc.poll() is None, "the refresh ended before its fetch stage was over"
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and what it started (Prefect's server, workers)
     proc.wait()
     fetched = manifest_lines(work)
     assert len(fetched) == 4

@@ -86,10 +86,10 @@ def test_fetch_killed_mid_body_leaves_nothing_in_raw_and_a_rerun_completes(serve
 
     raw = tmp_path / "raw"
     args = [*CLI, "fetch", server.url("/paper.pdf"), "--license", "cpa", "--year", "2025", "--dest", str(raw)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     assert first_chunk_sent.wait(120), "the download never started"
     time.sleep(0.5)  # let the client write part of the body
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and what it started (Prefect's server, workers)
     proc.wait()
     assert stored_files(raw) == [], "nothing half-written in the store proper"
     assert RawStore(raw).entries() == []
@@ -231,9 +231,9 @@ def test_cut_killed_midway_then_rerun_is_byte_identical(big_store, big_reference
     out = tmp_path / "releases"
     out.mkdir()
     args = [*CLI, "release", "cut", "--version", "2026", "--store", str(big_store), "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     assert _wait_for(lambda: any(out.glob(".kmmlu-pro-2026.*.part/public/data"))), "the cut never started writing"
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and what it started (Prefect's server, workers)
     proc.wait()
     assert not (out / "kmmlu-pro-2026").exists(), "killed before it finished: nothing published"
     assert _visible(out) == []
@@ -250,9 +250,9 @@ def test_a_rerun_after_a_killed_cut_sweeps_the_staging_folder(big_store, tmp_pat
     out = tmp_path / "releases"
     out.mkdir()
     args = [*CLI, "release", "cut", "--version", "2026", "--store", str(big_store), "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     assert _wait_for(lambda: any(out.glob(".kmmlu-pro-2026.*.part/public/data")))
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and what it started (Prefect's server, workers)
     proc.wait()
     cut_release(big_store, "2026", out, clock=CLOCK)
     assert sorted(p.name for p in out.iterdir() if p.name != ".lock") == ["kmmlu-pro-2026"], "staging swept"
