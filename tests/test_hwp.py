@@ -22,7 +22,8 @@ from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp5 import _paragraph_parts, _records
-from curation.readers.hwp_lines import SizedLine, equation_text, table_lines
+from curation.readers.hwp_equations import equation_text
+from curation.readers.hwp_lines import SizedLine, table_lines
 
 
 def _norm(text: str) -> str:

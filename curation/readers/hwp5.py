@@ -18,7 +18,8 @@ from pathlib import Path
 import olefile
 
 from curation.core.errors import InputError
-from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
+from curation.readers.hwp_equations import equation_text
+from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, table_lines
 from curation.readers.hwp_numbering import SHAPE_NAMES, Level, Numbering, NumberingCounter
 
 # Record tags (HWPTAG_BEGIN = 0x10)

@@ -1,7 +1,8 @@
 """What the HWP 5 and HWPX readers share: the paper as lines with their type size, tables as lines (a one-cell
 box as its text, a label-led layout row as one line, a grid as Markdown rows, a layout table of options as one
-line per option), equation scripts as inline text, and the final clean-up of every line (tabs to spaces, NFC,
-blank lines dropped). Options labelled 가.-라. are the parser's to read (curation.parse.labelled_options)."""
+line per option; equation scripts are read by ``hwp_equations``), and the final clean-up of every line (tabs to
+spaces, NFC, blank lines dropped). Options labelled 가.-라. are the parser's to read
+(curation.parse.labelled_options)."""
 
 from __future__ import annotations
 
@@ -93,21 +94,6 @@ def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
         elif text:
             out[-1] += " " + text
     return out
-
-
-_EQ_WORDS = {
-    "TIMES": "×", "times": "×", "DIV": "÷", "div": "÷", "LEQ": "≤", "leq": "≤", "GEQ": "≥", "geq": "≥",
-    "NEQ": "≠", "neq": "≠", "CDOT": "·", "cdot": "·", "LEFT": "", "RIGHT": "", "left": "", "right": "",
-    "rm": "", "it": "", "bold": "",
-}
-
-
-def equation_text(script: str) -> str:
-    """An EQEDIT script as readable inline text: ``{1} over {2}`` -> ``1/2``, ``x^{2}`` -> ``x^2``."""
-    text = re.sub(r"\{([^{}]*)\}\s*over\s*\{([^{}]*)\}", r"\1/\2", script)
-    text = re.sub(r"\b([A-Za-z]+)\b", lambda m: _EQ_WORDS.get(m.group(1), m.group(1)), text)
-    text = text.replace("{", "").replace("}", "").replace("`", " ").replace("~", " ")
-    return re.sub(r"\s+", " ", text).strip()
 
 
 def clean_lines(lines: list[str]) -> tuple[tuple[str, ...], tuple[float | None, ...]]:

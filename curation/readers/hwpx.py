@@ -10,7 +10,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from curation.core.errors import InputError
-from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, equation_text, table_lines
+from curation.readers.hwp_equations import equation_text
+from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, table_lines
 from curation.readers.hwp_numbering import Level, Numbering, NumberingCounter
 
 
