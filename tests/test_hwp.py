@@ -22,7 +22,6 @@ from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp5 import _paragraph_parts, _records
-from curation.readers.hwp_equations import equation_text
 from curation.readers.hwp_lines import SizedLine, table_lines
 
 
@@ -68,10 +67,6 @@ def test_one_row_layout_tables_led_by_a_label_become_lines():
     assert table_lines([(0, 0, ["구분"]), (0, 1, ["금액"])], 1, 2) == ["| 구분 | 금액 |", "|---|---|"]
     # One whose cells hold as many lines each is a list set in two columns: its printed lines.
     assert table_lines([(0, 0, ["· 가", "· 나"]), (0, 1, ["￦1", "￦2"]), (0, 2, [])], 1, 3) == ["· 가 ￦1", "· 나 ￦2"]
-
-
-def test_equation_script():
-    assert equation_text("{1} over {2} TIMES x^{2}") == "1/2 × x^2"
 
 
 def test_hwp5_real_paper_lines():
