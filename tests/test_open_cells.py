@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from conftest import realdata_path
-from support.typeset_papers import House, as_set, same_text, typeset
+from support.typeset_papers import House, as_set, kmmlu_rows, same_text, typeset
+from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
 
 from curation.parse.open_cells import options_in_open_cells
 from curation.parse.paper import parse_paper
@@ -72,6 +73,21 @@ def test_a_table_in_a_question_set_across_the_page_is_read_cell_by_cell(tmp_path
     assert printed.open_table
     assert len(items[16].options) == 4
     assert all(same_text(got, want) for got, want in zip(items[16].options, printed.printed_options))
+
+
+@pytest.mark.realdata
+def test_a_head_level_with_another_columns_head_is_the_head(tmp_path):
+    """``bench/typeset.py --random 40 --extras --headings --table-options --open-tables --pictures --seed 434``, rows
+    83-122: question 16's table breaks across the column after two rows; a (가) cell of two lines ("균핵" over "병")
+    and a (나) cell of two, centred on their marker, under the head "(가) (나)". The head, the first cell's two lines and
+    the second cell's first line stand round the first marker as closely as the cell's own two lines: the (나) column
+    took its head into its first cell, left no head, and the options were read line by line (words of two lines
+    interleaved). What stands above the first row is one printed band: a line level with another column's head is
+    head."""
+    house = House("paren", (595, 842), 2, 30, 45, 10, 1.6, 22, 12, False, 9, "circled", False, True, True, True, True,
+                  table_options=True, pictures=True, open_tables=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[83 : 83 + PER_PAPER]
+    assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS)
 
 
 @pytest.mark.realdata

@@ -290,14 +290,24 @@ def _deal(piece: _Piece, placed, broken: bool):
     """Per column, the printed lines above the piece's first row (the head or the stem's end; in a later piece, a
     broken row going on), and per row, per column, the cell's printed lines; None where the lines of a column fit no
     rows ``placed`` so."""
+    columns = [_printed_lines([t for t in piece.candidates if x0 <= t[0].xc < x1], piece.em) for x0, x1 in piece.columns]
+    found = [placed(lines, piece.centres, _ON_THE_ROW * piece.em, broken) for lines in columns]
+    if any(dealt is None for dealt in found):
+        return None
+    heads = [_middle(lines[first - 1]) for lines, (first, _) in zip(columns, found) if first]
+    if heads:
+        # What stands above the first row is one printed band: a line level with another column's last line above
+        # it is above it too (a head "(나)" that a tall first cell centred on its marker could have taken in).
+        for c, lines in enumerate(columns):
+            above = sum(1 for line in lines if _middle(line) <= max(heads) + _SAME_LINE * piece.em)
+            if found[c][0] < above:
+                again = placed(lines[above:], piece.centres, _ON_THE_ROW * piece.em, broken)
+                if again is None:
+                    return None
+                found[c] = (above + again[0], [[above + i for i in row] for row in again[1]])
     before: list[list[PrintedLine]] = []
     rows: list[list[list[PrintedLine]]] = [[] for _ in piece.centres]
-    for x0, x1 in piece.columns:
-        lines = _printed_lines([t for t in piece.candidates if x0 <= t[0].xc < x1], piece.em)
-        found = placed(lines, piece.centres, _ON_THE_ROW * piece.em, broken)
-        if found is None:
-            return None
-        first, indexes = found
+    for lines, (first, indexes) in zip(columns, found):
         before.append(lines[:first])
         for k, row in enumerate(indexes):
             rows[k].append([lines[i] for i in row])
