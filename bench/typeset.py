@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -18,7 +18,9 @@ balanced (``House.bands``); with ``--pictures`` every eleventh question's option
 their labels, two to a row (its item's options are empty); with ``--formulas`` every seventh question, from the third, has
 a formula after its stem and formulas for options (exponents, subscripts, fractions; tests/support/formulas.py). With ``--browser`` each random paper is printed by another producer, Chromium's
 print-to-PDF (tests/support/browser_papers.py: CSS columns, cells aligned to their middle, no running heads), in a
-font drawn from Noto Serif and Sans CJK KR.
+font drawn from Noto Serif and Sans CJK KR. ``--numbering`` sets every drawn house's numbering (the draw is otherwise
+the same: 【문 1】 is drawn by no house); with ``--headings``, ``--restart`` numbers the second subject's questions from 1
+again, as papers of several subjects often do (an item is found by its subject and number).
 """
 
 from __future__ import annotations
@@ -69,23 +71,27 @@ def score(
         result = parse_paper(paper)
     except InputError:
         return 0, 0, 0, ["refused"], 0, []
-    items = {item.number: item for item in result.items}
-    off = []
+    # An item is found by its subject and number: numbering may start again under the second heading.
+    items = {(item.subject if headings else None, item.number): item for item in result.items}
+    subjects: dict[int, str | None] = {}
     subject = None
+    for number in range(1, len(questions) + 1):
+        subject = subjects[number] = (headings or {}).get(number, subject)
+    off, images = [], []
     for number, question in enumerate(as_set(questions, house), 1):
-        subject = (headings or {}).get(number, subject)
-        item = items.get(number)
+        item = items.get((subjects[number], house.printed(number)))
         options = question.printed_options
         if item is None or not stem_matches(item.question, question) or len(item.options) != len(options) or not all(
             same_text(a, b) for a, b in zip(item.options, options)
-        ) or (headings and item.subject != subject):
+        ):
             off.append(str(number))
-    rejected = {reject.number for reject in result.rejects}
-    silent = sum(1 for number in range(1, len(questions) + 1) if number not in items and number not in rejected)
-    images = [
-        str(number) for number, question in enumerate(as_set(questions, house), 1)
-        if number in items and items[number].has_image != bool(question.figure or question.pictures)
-    ]
+        if item is not None and item.has_image != bool(question.figure or question.pictures):
+            images.append(str(number))
+    rejected = {reject.number for reject in result.rejects}  # a reject names no subject: its number stands for both
+    silent = sum(
+        1 for number in range(1, len(questions) + 1)
+        if (subjects[number], house.printed(number)) not in items and house.printed(number) not in rejected
+    )
     return len(items), len(questions) - len(off), len(result.rejects), off, silent, images
 
 
@@ -106,10 +112,15 @@ def main() -> None:
     parser.add_argument("--pictures", action="store_true", help="with --random: some questions' options pictures")
     parser.add_argument("--formulas", action="store_true", help="with --random: some questions' options formulas")
     parser.add_argument("--browser", action="store_true", help="with --random: printed by Chromium, not typeset")
+    parser.add_argument("--numbering", choices=["dot", "mun", "paren", "bracket"],
+                        help="with --random: every house numbers its questions so (1., 문 1., 1), 【문 1】)")
+    parser.add_argument("--restart", action="store_true",
+                        help="with --headings: the second subject's questions numbered from 1 again")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables, args.cells_at_top)
+                      args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables,
+                      args.cells_at_top, args.numbering, args.restart)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -143,6 +154,8 @@ def random_houses(
     formulas: bool = False,
     open_tables: bool = False,
     cells_at_top: bool = False,
+    numbering: str | None = None,
+    restart: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -155,7 +168,9 @@ def random_houses(
             if extras:
                 house = with_extras(house, rnd)
             house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
-                            formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top)
+                            formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top,
+                            numbering=numbering or house.numbering,
+                            restart=per_paper // 2 if restart and with_headings else 0)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -177,6 +192,8 @@ def random_houses(
     under += ", picture options" if pictures else ""
     under += ", formulas" if formulas else ""
     under += ", printed by Chromium" if browser else ""
+    under += f", numbered {numbering}" if numbering else ""
+    under += ", the second subject numbered from 1" if restart and with_headings else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
                 "image wrong"):

@@ -61,11 +61,17 @@ class House:
     formulas: bool = False  # every seventh question, from the third: a formula after its stem, formulas as options
     open_tables: bool = False  # option tables without rules, the head underlined, each cell set to its row's middle
     cells_at_top: bool = False  # with open_tables: each cell at its row's top instead
+    restart: int = 0  # questions after this one are numbered from 1 again (the next subject's, as many papers set them)
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
 
+    def printed(self, n: int) -> int:
+        """The number the ``n``-th question prints."""
+        return n - self.restart if self.restart and n > self.restart else n
+
     def number(self, n: int) -> str:
+        n = self.printed(n)
         return {"dot": f"{n}.", "mun": f"문 {n}.", "paren": f"{n})", "bracket": f"【문 {n}】"}[self.numbering]
 
     @property
@@ -186,7 +192,8 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     found = _boxed(questions) if house.boxes else [Question(stem, (), tuple(options)) for stem, options in questions]
     if house.passages:
         for number in range(3, len(found), 5):  # questions 3 and 4, 8 and 9, ...
-            passage = (f"※ 다음 글을 읽고 {number}번과 {number + 1}번에 답하시오.", questions[(number + 19) % len(questions)][0])
+            passage = (f"※ 다음 글을 읽고 {house.printed(number)}번과 {house.printed(number + 1)}번에 답하시오.",
+                       questions[(number + 19) % len(questions)][0])
             found[number - 1] = replace(found[number - 1], passage=passage, opens_passage=True)
             found[number] = replace(found[number], passage=passage)
     if house.code:
