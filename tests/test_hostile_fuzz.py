@@ -276,6 +276,15 @@ def test_csv_key_with_a_lone_carriage_return_is_refused(scratch):
         read_key(path, ocr="never")
 
 
+def test_a_key_cut_after_its_jpeg_signature_is_refused(scratch):
+    # Found by test_fuzz_csv_key_reader: MuPDF's error for an undecodable JPEG (FzErrorLibrary) is no RuntimeError,
+    # and it escaped the image reader as a traceback.
+    path = scratch / "cut.csv"
+    path.write_bytes(b"\xff\xd8\xff\r\n\r\n\r\n")
+    with pytest.raises(CurationError, match="the image cannot be decoded"):
+        read_key(path, ocr="never")
+
+
 def test_fuzz_json_key_reader(scratch):
     outcomes: Counter = Counter()
 

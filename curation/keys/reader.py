@@ -90,7 +90,7 @@ def _is_xlsx(path: Path) -> bool:
 def _open_pdf(path: Path) -> pymupdf.Document:
     try:
         return upright(pymupdf.open(path, filetype="pdf"))
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+    except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF's own errors are no RuntimeError
         raise InputError(f"{path}: PDF cannot be opened even with repair ({exc}); download it again")
 
 
@@ -99,7 +99,7 @@ def _image_as_pdf(path: Path) -> pymupdf.Document:
     try:
         with pymupdf.open(path) as image:
             return pymupdf.open("pdf", image.convert_to_pdf())
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+    except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF's own errors are no RuntimeError
         raise InputError(f"{path}: the image cannot be decoded ({exc}); download it again")
 
 
@@ -114,7 +114,7 @@ def _read_pictures(path: Path, pictures: list[tuple[str, bytes]], ocr: str) -> t
             with pymupdf.open(stream=data, filetype=name.rsplit(".", 1)[-1].lower()) as picture:
                 with pymupdf.open("pdf", picture.convert_to_pdf()) as page:
                     document.insert_pdf(page)
-        except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF's own errors are no RuntimeError
             raise InputError(f"{path}: the embedded picture {name} cannot be decoded ({exc}); give the key as CSV/JSON")
     return _read_pdf(path, document, "always")
 
