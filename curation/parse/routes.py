@@ -24,7 +24,7 @@ from typing import Callable, Literal, Mapping
 import pymupdf
 
 from curation.catalog import load_catalog
-from curation.core.errors import CurationError, InputError
+from curation.core.errors import InputError
 from curation.core.item import LOW_CONFIDENCE_FLAG, REPAIRED_FLAG, Item, Provenance, Repair
 from curation.core.markers import current
 from curation.core.rejects import Reject
@@ -251,14 +251,7 @@ def rasterise(src: Path, dest: Path, dpi: int = 200, pages: list[int] | None = N
 def parse_hwp(path: Path, **kwargs) -> RouteResult:
     """The HWP paper's lines typeset and parsed; what comes back (items, rejects, errors, warnings) names
     the HWP file and its text line, never the typeset copy or its pages."""
-    try:
-        text = read_hwp(path)
-    except CurationError:
-        raise
-    except Exception as exc:  # olefile and zipfile raise their own types for a cut or damaged container
-        raise InputError(
-            f"{path}: damaged or truncated HWP file ({type(exc).__name__}: {exc}); download the paper again"
-        ) from None
+    text = read_hwp(path)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / (path.stem + ".pdf")

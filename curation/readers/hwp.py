@@ -23,17 +23,25 @@ from pathlib import Path
 
 import olefile
 
-from curation.core.errors import InputError
+from curation.core.errors import CurationError, InputError
 from curation.readers.hwp5 import read_hwp5
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx, read_hwpx
 
 
 def read_hwp(path: str | Path) -> HwpText:
-    """HWP 5 or HWPX, told apart by content."""
+    """HWP 5 or HWPX, told apart by content; a cut or damaged container is refused in one line (for papers and
+    keys alike)."""
     path = Path(path)
-    if olefile.isOleFile(str(path)):
-        return read_hwp5(path)
-    if is_hwpx(path):
-        return read_hwpx(path)
+    try:
+        if olefile.isOleFile(str(path)):
+            return read_hwp5(path)
+        if is_hwpx(path):
+            return read_hwpx(path)
+    except CurationError:
+        raise
+    except Exception as exc:  # olefile and zipfile raise their own types for a cut or damaged container
+        raise InputError(
+            f"{path}: damaged or truncated HWP file ({type(exc).__name__}: {exc}); download it again"
+        ) from None
     raise InputError(f"{path}: neither an HWP 5 (OLE) nor an HWPX (ZIP of OWPML) document")
