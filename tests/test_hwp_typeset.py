@@ -6,6 +6,8 @@ shrink, so many that it needs a wider page, rows past a page's end."""
 from __future__ import annotations
 
 import pytest
+from conftest import realdata_path
+from support.typeset_papers import kmmlu_rows, same_text
 
 from curation.parse.hwp_typeset import typeset
 from curation.parse.paper import parse_paper
@@ -61,3 +63,23 @@ def test_a_table_of_one_column_prints_its_paragraphs(tmp_path):
     assert "|" not in item.question
     assert item.question.endswith("(가) 유동자산은 보고기간 후 12개월 이내에 실현된다. (나) 유동자산은 보고기간 후 12개월 이내에 "
                                   "실현된다. (다) 유동자산은 보고기간 후 12개월 이내에 실현된다.")
+
+
+@pytest.mark.realdata
+def test_real_questions_as_an_hwp_papers_lines_parse_back_with_their_tables(tmp_path):
+    """Forty KMMLU rows as the HWP reader gives a paper (``N. stem``, a Markdown table under every fifth stem,
+    ``① option`` lines): each comes back exact, its table one row a line."""
+    questions = kmmlu_rows(realdata_path("kmmlu"))[120:160]
+    lines, wanted = [], []
+    for number, (stem, options) in enumerate(questions, 1):
+        table = _table(3, 3) if number % 5 == 0 else []
+        lines += [f"{number}. {stem}", *table, *(f"{'①②③④⑤'[k]} {option}" for k, option in enumerate(options))]
+        wanted.append((stem + "".join("\n" + row for row in table), options))
+    pdf = tmp_path / "typeset.pdf"
+    typeset(HwpText(tuple(lines), "paper.hwp", "hwp5", 1), pdf)
+    items = {item.number: item for item in parse_paper(pdf).items}
+    assert sorted(items) == list(range(1, 41))
+    for number, (stem, options) in enumerate(wanted, 1):
+        item = items[number]
+        assert same_text(item.question, stem) and ("|---|" not in stem or stem.split("\n", 1)[1] in item.question)
+        assert len(item.options) == len(options) and all(same_text(a, b) for a, b in zip(item.options, options))
