@@ -130,6 +130,12 @@ def test_a_question_set_across_the_page_under_columns_that_open_in_the_top_margi
         # and the right column's questions 13-15 went into it
         (House("mun", (728, 1031), 2, 24, 36, 11, 1.3, 18, 0, False, 6, "circled", False, False, True, True, False,
                True, True, True, True, True, open_tables=True), 261, SANS, (13, 14, 15, 16)),
+        # question 7's table (cells at the top of their rows) under a band across the page, broken across the column
+        # inside row ④: its rest, one (나) cell's last lines, opens the right column under the band, higher than the
+        # table's head. Taken for the table's last columns read as a column of their own, then for no piece (one
+        # column's cells alone), it ended the search and the options were read line by line (`parse-74`)
+        (House("mun", (728, 1031), 2, 30, 45, 10, 1.6, 14, 0, True, 12, "circled", False, False, True, True, False,
+               True, True, True, False, False, open_tables=True, cells_at_top=True), 366, SERIF, (7,)),
     ],
 )
 def test_option_tables_without_rules_printed_by_a_browser_are_read_cell_by_cell(house, start, font, numbers, tmp_path):

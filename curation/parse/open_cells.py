@@ -20,6 +20,7 @@ _GUTTER = 0.5  # em: a white gap this wide through every option's words parts tw
 _SAME_LINE = 0.5  # em between the middles of words of one printed line
 _ON_THE_ROW = 0.35  # em: how far a cell's first line (set at the top) or its middle (centred) may stand from its marker's
 _MARKERS_ALIGNED = 0.5  # em: the markers of a table's rows stand one under another
+_HEAD_LINES = 4.0  # em: how high over the first row a table's head (two lines at most) may start
 _HEADS_APART = 1.5  # em between the words of a head over two columns: wider than any word space of a justified line
 
 
@@ -46,6 +47,8 @@ def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | No
     laid: list[_Piece] = []
     for k, (marks, tokens) in enumerate(pieces):
         piece = _laid_out(block, rows[0], k, marks, tokens)
+        if piece is None and laid and not marks:
+            piece = _carried(block, laid[-1], tokens)
         if piece is None or (laid and len(piece.columns) != len(laid[0].columns)):
             return None  # the first piece that can be no part of the table ends the search
         laid.append(piece)
@@ -83,6 +86,19 @@ def _laid_out(block: Block, first_row: int, k: int, marks: list[Word], tokens: l
         return None
     candidates = tokens if k else tokens + _lines_above(block, first_row, left, extents)
     return _Piece([mark.yc for mark in marks], candidates, _columns(extents, left), em)
+
+
+def _carried(block: Block, before: _Piece, tokens: list[Token]) -> _Piece | None:
+    """A piece with no marker that holds one column's cells alone (the rest of a row broken across the column or
+    page, in its longest cell), in the columns of the piece before it moved as far as its column of the page stands
+    from that piece's."""
+    if not tokens:
+        return None
+    shift = block.lines[tokens[0][1]].col_x0 - block.lines[before.candidates[-1][1]].col_x0
+    columns = [(x0 + shift, x1 + shift) for x0, x1 in before.columns]
+    if any(word.x0 < columns[0][0] for word, _ in tokens):
+        return None
+    return _Piece([], tokens, columns, before.em)
 
 
 def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
@@ -161,16 +177,20 @@ def _pieces(block: Block, run: Sequence[Marker]) -> list[tuple[list[Word], list[
 
 
 def _beside(block: Block, piece: tuple[list[Word], list[Token]], tokens: list[Token]) -> bool:
-    """Whether ``tokens`` stand right of ``piece``'s words on its page, starting below the question's top there (the
-    table's head) and above the piece's bottom (a cell of theirs may run on below it)."""
+    """Whether ``tokens`` stand right of ``piece``'s words on its page, starting below the question's top there and
+    no higher than a head's lines over the first row (the table's head), and above the piece's bottom (a cell of
+    theirs may run on below it). The rest of a row broken across the column stands at the top of the next column,
+    higher than that where a band across the page ends above the table."""
     words = piece[0] + [word for word, _ in piece[1]]
     others = [word for word, _ in tokens]
     top = min(w.y0 for w in others)
     here = [line.y0 for line in block.lines if line.page == words[0].page]
+    first_row = min(w.y0 for w in piece[0]) if piece[0] else min(w.y0 for w in words)
+    em = max(w.y1 - w.y0 for w in words)
     return (
         others[0].page == words[0].page
         and min(w.x0 for w in others) > max(w.x1 for w in words)
-        and min(here) <= top <= max(w.y1 for w in words)
+        and max(min(here), first_row - _HEAD_LINES * em) <= top <= max(w.y1 for w in words)
     )
 
 
