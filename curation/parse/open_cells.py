@@ -310,8 +310,9 @@ def _deal(piece: _Piece, placed, broken: bool):
     """Per column, the printed lines above the piece's first row (the head or the stem's end; in a later piece, a
     broken row going on), and per row, per column, the cell's printed lines; None where the lines of a column fit no
     rows ``placed`` so."""
+    tolerance = _ON_THE_ROW * piece.em
     columns = [_printed_lines([t for t in piece.candidates if x0 <= t[0].xc < x1], piece.em) for x0, x1 in piece.columns]
-    found = [placed(lines, piece.centres, _ON_THE_ROW * piece.em, broken) for lines in columns]
+    found = [placed(lines, piece.centres, tolerance, broken) for lines in columns]
     if any(dealt is None for dealt in found):
         return None
     heads = [_middle(lines[first - 1]) for lines, (first, _) in zip(columns, found) if first]
@@ -321,7 +322,7 @@ def _deal(piece: _Piece, placed, broken: bool):
         for c, lines in enumerate(columns):
             above = sum(1 for line in lines if _middle(line) <= max(heads) + _SAME_LINE * piece.em)
             if found[c][0] < above:
-                again = placed(lines[above:], piece.centres, _ON_THE_ROW * piece.em, broken)
+                again = placed(lines[above:], piece.centres, tolerance, broken)
                 if again is None:
                     return None
                 found[c] = (above + again[0], [[above + i for i in row] for row in again[1]])
