@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml Makefile mk/constraints.txt | sha1sum | cut -c1-12)
 
 PREFECT_PORT ?= 4200
 PREFECT_URL := http://127.0.0.1:$(PREFECT_PORT)/api
@@ -16,11 +16,11 @@ include mk/labelstudio.mk
 
 install: $(STAMP) ls-install
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml Makefile mk/constraints.txt
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,eval]'
+	$(PY) -m pip install -q -c mk/constraints.txt --upgrade pip
+	$(PY) -m pip install -q -c mk/constraints.txt -e '.[test,eval]'
 	rm -f $(VENV)/.installed-*; touch $@
 
 # From Debian's packages: Tesseract with its Korean and Hangul-script models (OCR of image-only pages and keys), Chromium
