@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -20,7 +20,10 @@ a formula after its stem and formulas for options (exponents, subscripts, fracti
 print-to-PDF (tests/support/browser_papers.py: CSS columns, cells aligned to their middle, no running heads), in a
 font drawn from Noto Serif and Sans CJK KR. ``--numbering`` sets every drawn house's numbering (the draw is otherwise
 the same: 【문 1】 is drawn by no house); with ``--headings``, ``--restart`` numbers the second subject's questions from 1
-again, as papers of several subjects often do (an item is found by its subject and number).
+again, as papers of several subjects often do (an item is found by its subject and number). With ``--marked-stems`` every
+ninth question, from the second, holds three or four of another row's options marked ① ② ③ (④) after its stem: in its text (a
+statute's paragraphs quoted inline), or as lines of their own at the stem's indent (a case's schedule), which the
+options' run must not be taken from.
 """
 
 from __future__ import annotations
@@ -116,11 +119,13 @@ def main() -> None:
                         help="with --random: every house numbers its questions so (1., 문 1., 1), 【문 1】)")
     parser.add_argument("--restart", action="store_true",
                         help="with --headings: the second subject's questions numbered from 1 again")
+    parser.add_argument("--marked-stems", action="store_true",
+                        help="with --random: some stems hold ① ② ③, in their text or as lines under it")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
                       args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables,
-                      args.cells_at_top, args.numbering, args.restart)
+                      args.cells_at_top, args.numbering, args.restart, args.marked_stems)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -156,6 +161,7 @@ def random_houses(
     cells_at_top: bool = False,
     numbering: str | None = None,
     restart: bool = False,
+    marked_stems: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -170,7 +176,7 @@ def random_houses(
             house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
                             formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top,
                             numbering=numbering or house.numbering,
-                            restart=per_paper // 2 if restart and with_headings else 0)
+                            restart=per_paper // 2 if restart and with_headings else 0, marked_stems=marked_stems)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -194,6 +200,7 @@ def random_houses(
     under += ", printed by Chromium" if browser else ""
     under += f", numbered {numbering}" if numbering else ""
     under += ", the second subject numbered from 1" if restart and with_headings else ""
+    under += ", circled digits in stems" if marked_stems else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
                 "image wrong"):

@@ -62,6 +62,7 @@ class House:
     open_tables: bool = False  # option tables without rules, the head underlined, each cell set to its row's middle
     cells_at_top: bool = False  # with open_tables: each cell at its row's top instead
     restart: int = 0  # questions after this one are numbered from 1 again (the next subject's, as many papers set them)
+    marked_stems: bool = False  # every ninth question, from the second: ① ② ③ (④) in its stem's text or as its lines
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -165,11 +166,12 @@ class Question:
     note: str = ""  # a formula printed after the stem (tests/support/formulas.py's markup)
     marked: tuple[str, ...] = ()  # the options as formulas, in that markup (``options`` holds their text)
     open_table: bool = False  # its options' table without rules (its head plain text, each option its cells' words)
+    listed: tuple[str, ...] = ()  # lines under the stem at its indent, each opening with a circled digit, no box
 
     @property
     def printed_stem(self) -> str:
         """The stem as the item holds it: the passage it answers, the stem, the box's lines."""
-        return " ".join((*self.passage, self.stem + formula_text(self.note), *self.box, *self.code,
+        return " ".join((*self.passage, self.stem + formula_text(self.note), *self.listed, *self.box, *self.code,
                          *(c for row in self.table for c in row)))
 
     @property
@@ -224,6 +226,15 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
                 marked = OPTION_SETS[(number // 7) % len(OPTION_SETS)][: len(question.options)]
                 found[number - 1] = replace(question, note=NOTES[(number // 7) % len(NOTES)], marked=marked,
                                             options=tuple(map(formula_text, marked)))
+    if house.marked_stems:  # as a case lists a schedule, or a stem quotes a statute's paragraphs
+        for number in range(2, len(found) + 1, 9):
+            question = found[number - 1]
+            listed = questions[(number + 23) % len(questions)][1][: 3 + (number // 18) % 2]  # three or four
+            marks = [f"{c} {o}" for c, o in zip(CIRCLED, listed)]
+            if (number // 9) % 2:
+                found[number - 1] = replace(question, stem=f"{question.stem} {' '.join(marks)}")
+            else:
+                found[number - 1] = replace(question, listed=tuple(marks))
     return found
 
 
@@ -318,7 +329,8 @@ def typeset(
     # The HTML engine leaves out what it cannot fit (a word wider than the column): such a paper tests nothing.
     # The numbers and labels too: a question number's digits would stand in for lost ones.
     typed = Counter(re.sub(r"\s+", "", "".join(
-        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, formula_text(q.note), *q.box, *q.code,
+        "".join((*(q.passage if q.opens_passage else ()), house.number(n), q.stem, formula_text(q.note), *q.listed,
+                 *q.box, *q.code,
                  *(c for row in q.table for c in row),
                  *(house.label(k) + option.replace(" | ", "") for k, option in enumerate(q.options))))
         for n, q in enumerate(as_set(questions, house), 1)
@@ -339,6 +351,7 @@ def question_html(number: int, question: Question, house: House, stacked: bool =
         parts.append(f'<p style="margin-top:{house.gap}pt">{e(opening)}</p><p style="margin-left:8pt">{e(text)}</p>')
     parts.append(f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
                  f"<b>{label}</b> {question.stem_html(stacked)}</p>")
+    parts += [f'<p style="margin-left:{house.hang}pt">{e(line)}</p>' for line in question.listed]
     if question.box:
         title = f'<p style="text-align:center">{e(question.box[0])}</p>' if question.titled else ""
         lines = "".join(f'<p style="margin-left:12pt; text-indent:-12pt">{e(line)}</p>'
