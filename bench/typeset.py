@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -23,7 +23,8 @@ the same: 【문 1】 is drawn by no house); with ``--headings``, ``--restart`` 
 again, as papers of several subjects often do (an item is found by its subject and number). With ``--marked-stems`` every
 ninth question, from the second, holds three or four of another row's options marked ① ② ③ (④) after its stem: in its text (a
 statute's paragraphs quoted inline), or as lines of their own at the stem's indent (a case's schedule), which the
-options' run must not be taken from.
+options' run must not be taken from. With ``--covers`` each paper is put behind a cover as Q-Net prints one
+(tests/support/covers.py): title, subjects listed ① ②, candidate box, five numbered instructions.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.browser_papers import FONTS, print_in_browser  # noqa: E402
+from support.covers import with_cover  # noqa: E402
 from support.typeset_papers import (  # noqa: E402
     HOUSES,
     as_set,
@@ -57,19 +59,22 @@ from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
 
 KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
+COVER = ("2025년도 제1회 국가자격시험 문제지", "교시 1교시   문제형별 A   시험과목 ① 형법 ② 형사소송법")
 
 
 def score(
-    questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None
+    questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None, cover: bool = False
 ) -> tuple[int, int, int, list[str], int, list[str]]:
     """(questions found, exact, rejects, numbers off, questions lost silently: neither an item nor a reject, numbers
     of the items said to have an image where none is set or not where one is) for one typeset paper, set under
     ``headings`` (number -> the subject heading set before it); printed by the browser in ``font`` where one is
-    given."""
+    given; with ``cover``, behind a Q-Net cover with numbered instructions."""
     if font is None:
         paper = typeset(questions, house, path, headings=headings)
     else:
         paper = print_in_browser(questions, house, path, font, headings)
+    if cover:
+        paper = with_cover(paper, path.with_name(f"{path.stem}-covered.pdf"), *COVER)
     try:
         result = parse_paper(paper)
     except InputError:
@@ -121,11 +126,13 @@ def main() -> None:
                         help="with --headings: the second subject's questions numbered from 1 again")
     parser.add_argument("--marked-stems", action="store_true",
                         help="with --random: some stems hold ① ② ③, in their text or as lines under it")
+    parser.add_argument("--covers", action="store_true",
+                        help="with --random: each paper behind a cover with numbered instructions")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
                       args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables,
-                      args.cells_at_top, args.numbering, args.restart, args.marked_stems)
+                      args.cells_at_top, args.numbering, args.restart, args.marked_stems, args.covers)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -162,6 +169,7 @@ def random_houses(
     numbering: str | None = None,
     restart: bool = False,
     marked_stems: bool = False,
+    covers: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -180,7 +188,7 @@ def random_houses(
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
-                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings, font)
+                got = score(rows[start : start + per_paper], house, Path(tmp) / f"{k}.pdf", headings, font, covers)
             except ValueError:
                 untypeset += 1
                 continue
@@ -201,6 +209,7 @@ def random_houses(
     under += f", numbered {numbering}" if numbering else ""
     under += ", the second subject numbered from 1" if restart and with_headings else ""
     under += ", circled digits in stems" if marked_stems else ""
+    under += ", behind a cover" if covers else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
                 "image wrong"):

@@ -342,15 +342,21 @@ _TITLE_WORD = re.compile(r"(형|교시|시험|문제|문제지|기출)$")
 
 def running_subjects(pages: Sequence[PageText]) -> dict[int, str]:
     """Subjects named in running heads: a Hangul word in the page furniture that appears on several
-    pages but not on all of them (a constant word is the exam's title, not a subject)."""
+    pages but not on all of them (a constant word is the exam's title, not a subject; so is a word on every page
+    but the first, which a cover or title page sets apart). The candidate box's words name nothing."""
     per_page: dict[int, set[str]] = {}
     for page in pages:
-        words = {w.text for line in page.furniture for w in line.words if _RUNNING_WORD.match(w.text)}
+        words = {
+            w.text for line in page.furniture for w in line.words
+            if _RUNNING_WORD.match(w.text) and not _CANDIDATE_BOX.search(w.text)
+        }
         if words:
             per_page[page.index] = words
     counts = Counter(w for words in per_page.values() for w in words)
-    varying = {w for w, n in counts.items() if 2 <= n < len(per_page)}
-    constant = [w for w, n in counts.items() if n == len(per_page) and not _TITLE_WORD.search(w)]
+    first = per_page[min(per_page)] if per_page else set()
+    everywhere = {w for w, n in counts.items() if n == len(per_page) or (n == len(per_page) - 1 and w not in first)}
+    varying = {w for w, n in counts.items() if 2 <= n and w not in everywhere}
+    constant = [w for w in everywhere if not _TITLE_WORD.search(w)]
     if not varying and len(per_page) >= 2 and len(counts) == 1 and len(constant) == 1 and len(constant[0]) <= 8:
         varying = set(constant)  # a one-subject paper naming its subject on every page
     result = {}

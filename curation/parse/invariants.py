@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from curation.parse.blocks import Block
+from curation.parse.front_matter import segment_paper
 from curation.parse.furniture import PageText
 from curation.parse.question_start import printed_numbers
-from curation.parse.segment import Segmented, segment
+from curation.parse.segment import Segmented
 from curation.readers.words import Line, circled_value
 
 
@@ -24,7 +25,7 @@ def page_faults(
     where the paper does not go on after this page, and then it must have options at all; on a page that breaks none
     of these, the number that follows its last question read into another: ``_swallowed``), and how many questions it
     holds."""
-    seg = segment(lines)
+    seg = segment_paper(lines)
     position = {id(line): i for i, line in enumerate(lines)}
     numbered = sorted(seg.blocks + seg.incomplete, key=lambda b: position[id(b.lines[0])])
     faults = sum(1 for prev, b in zip(numbered, numbered[1:]) if b.number not in (prev.number + 1, 1))
@@ -113,7 +114,7 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
     options and of a later one on its page or the next that holds two runs of them, the pages of a question without
     options whose markers go down to another than ① (a row of options read across a gutter), and, with ``markerless``,
     the pages of a question without markers that another follows and the page after them."""
-    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices}
+    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices + seg.instructions}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in printed_numbers(page.lines))
     }

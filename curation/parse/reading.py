@@ -24,10 +24,11 @@ from curation.parse.full_width import NOTHING_DRAWN, Drawn
 from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.invariants import final_question, option_faults, page_faults, suspect_pages
+from curation.parse.front_matter import segment_paper
 from curation.parse.gutter import gutters
 from curation.parse.layout import one_column, order_page
 from curation.parse.question_start import printed_numbers
-from curation.parse.segment import Segmented, segment
+from curation.parse.segment import Segmented
 from curation.parse.spreads import spread_middle
 from curation.parse.xycut import xy_cut
 from curation.readers.words import Line, Word
@@ -161,7 +162,7 @@ def _segmented(
 ) -> tuple[Grid | None, Segmented]:
     lines = [line for page in pages for line in page.lines]
     grid = find_grid(lines)
-    return grid, segment(lines[: grid.first_line] if grid else lines, running, fresh)
+    return grid, segment_paper(lines[: grid.first_line] if grid else lines, running, fresh)
 
 
 Relabel = Callable[[list[Line]], list[Line]]

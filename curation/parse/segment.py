@@ -62,8 +62,10 @@ class Segmented:
     blocks: list[Block]
     incomplete: list[Block]
     options: int  # the paper's option count
-    # Questions printed before the paper's question 1: an erratum or notice quoting them, set aside unread.
+    # Printed before the paper's question 1 (``curation.parse.front_matter``): an erratum or notice quoting
+    # questions, a cover's numbered instructions; set aside unread.
     notices: list[Block] = field(default_factory=list)
+    instructions: list[Block] = field(default_factory=list)
 
 
 def _key(text: str) -> str:
@@ -124,40 +126,12 @@ RESTART_AFTER = 10
 MAX_JUMP = 25
 
 
-# A notice before the paper quotes at most this many of its questions (an erratum's "변경 전" and "변경 후").
-MAX_NOTICE_QUESTIONS = 2
-NOTICE_REASON = "printed before the paper"
-NOTICE_DETAIL = (
-    "question {number} is quoted before the paper's question 1 (an erratum or notice): not an item; the paper's "
-    "own question {number} is read where the paper prints it"
-)
-
-
 def segment(
     lines: Sequence[Line], running_subjects: dict[int, str] | None = None, fresh: frozenset[int] = frozenset()
 ) -> Segmented:
     """Split lines (reading order, furniture removed) into question blocks. On a ``fresh`` page (one after a
     page left out) the first question number closes what went before and opens a question if it is higher.
-    A first numbering part of a question or two numbered above 1, followed by a part from 1, is a notice
-    printed before the paper (an erratum quoting the question it corrects): those lines are set aside as
-    ``notices`` and the paper is segmented from the line after them, so what they hold (a heading, running
-    text) does not carry into its first questions."""
-    notices: list[Block] = []
-    while True:
-        seg = _segment(lines, running_subjects, fresh)
-        first = [b for b in seg.blocks + seg.incomplete if b.part == 0]
-        paper_starts = any(b.part == 1 and b.number == 1 for b in seg.blocks)
-        if not paper_starts or len(notices) + len(first) > MAX_NOTICE_QUESTIONS or min(b.number for b in first) < 2:
-            seg.notices = notices
-            return seg
-        position = {id(line): at for at, line in enumerate(lines)}
-        notices += sorted(first, key=lambda b: position[id(b.lines[0])])
-        lines = lines[max(position[id(line)] for block in first for line in block.lines) + 1 :]
-
-
-def _segment(
-    lines: Sequence[Line], running_subjects: dict[int, str] | None, fresh: frozenset[int]
-) -> Segmented:
+    What a paper prints before its question 1 is set aside by ``curation.parse.front_matter``."""
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
     colmin, colmax = column_edges(lines)
     indent = option_indent(lines, colmin)
@@ -325,7 +299,8 @@ def _segment(
                 cur = open_block(number, line, skip, first)
                 continue
             elif number in (cur.number, cur.number + 1, 1) and not blocks:
-                # Numbered instructions on a cover page, or a question without options: set aside.
+                # Numbered instructions on a cover page (``curation.parse.front_matter`` sets them aside), or a
+                # question without options.
                 close(cur)
                 cur = open_block(number, line, skip, first)
                 continue
