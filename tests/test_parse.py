@@ -302,7 +302,8 @@ def test_a_question_opens_with_its_number_as_papers_print_it(text, number):
     "text, name",
     [("보건의약관계법규", True), ("운동생리학 (70)", True), ("제1과목 : 회계학", True), ("｢상법｣ 보험편", True),
      ("사회복지기초(인간행동과 사회환경)", True), ("㈜민국 ￦30,000 ￦20,000", False), ("구분 20x1년 20x2년", False),
-     ("건물 150,000 190,000", False), ("이자율 5%", False), ("책형을 다시 한 번 확인하십시오.", False)],
+     ("건물 150,000 190,000", False), ("이자율 5%", False), ("책형을 다시 한 번 확인하십시오.", False),
+     ("2025년도 제1회 필기시험", False), ("제36회 공인중개사 1차 국가자격시험", False)],
 )
 def test_a_subject_heading_is_a_name_not_a_table_row_or_a_sentence(text, name):
     from curation.parse.segment import names_a_subject

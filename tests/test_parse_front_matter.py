@@ -1,5 +1,6 @@
 """What a paper prints before its question 1 is none of its questions: a cover's numbered instructions are set aside
-with a note, and questions that lost their options before question 1 stay rejects."""
+with a note, questions that lost their options before question 1 stay rejects, and the paper's title names no
+subject."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 from conftest import realdata_path
 from support.covers import with_cover
 from support.typeset_papers import HOUSES, kmmlu_rows, typeset
+from test_parse_layouts import CENTRED, plain
+from test_parse_layouts import typeset as typeset_lines
 
 from curation.parse.paper import parse_paper
 
@@ -68,3 +71,32 @@ def test_behind_a_cover_every_item_keeps_its_headings_subject(tmp_path):
         (n, headings[1] if n <= 20 else headings[21]) for n in range(1, 41)
     ]
     assert covered.rejects == []
+
+
+@pytest.mark.realdata
+def test_a_papers_title_is_no_subject(tmp_path):
+    """The paper's name set large and centred on its first page ("2025년도 제1회 필기시험") names its sitting, not a
+    subject: with no heading the items take the running head's (형법 on every page)."""
+    rows = kmmlu_rows(realdata_path("kmmlu"))[:20]
+    paper = typeset(rows, HOUSES["two columns, A4"], tmp_path / "paper.pdf")
+    assert {i.subject for i in parse_paper(paper).items} == {"형법"}
+
+
+def test_instructions_atop_the_first_question_page_are_set_aside_and_its_heading_read(tmp_path):
+    """A paper that prints its instructions above its first questions (응시자 주의사항, as the civil-service papers
+    do): the instructions are set aside, the subject heading under them heads the questions."""
+    instructions = [
+        (CENTRED, "2025년도 국가공무원 9급 공개경쟁채용 필기시험"), (0, "응시자 주의사항"),
+        (0, "1. 시험 시작 전 문제를 열람하는 행위나 시험 종료 후 답안을 작성하는 행위를 한 사람은"),
+        (10, "부정행위자로 처리됩니다."),
+        (0, "2. 답안지 책형 표기는 시험 시작 전 감독관의 지시에 따라 문제책 앞면에 인쇄된 책형을 확인한 후,"),
+        (10, "답안지 책형란에 해당 책형을 표기하여야 합니다."),
+        (0, "3. 답안은 문제책 표지의 과목 순서에 따라 답안지에 인쇄된 순서에 맞추어 표기해야 합니다."),
+    ]
+    paper = typeset_lines(tmp_path / "paper.pdf", [instructions, [(CENTRED, "국어")], *(plain(n) for n in range(1, 9))])
+    result = parse_paper(paper)
+    assert [(i.number, i.subject, len(i.options)) for i in result.items] == [(n, "국어", 5) for n in range(1, 9)]
+    assert result.rejects == [] and result.summary.warnings == [
+        "paper.pdf: page 1: the lines numbered 1-3 before question 1 hold no options: read as the paper's "
+        "instructions, not as questions"
+    ]

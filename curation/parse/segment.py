@@ -37,8 +37,8 @@ from curation.readers.words import Line, Word, circled_value
 
 _SUBJECT_PATTERN = re.compile(r"^\[?\s*제\s*\d+\s*과목")
 _STOP = {"정답및해설", "해설및정답", "정답", "해설", "정답표", "정답과해설"}
-# Instructions, boxes, sentences and title lines (session, booklet form) are not subject headings.
-_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형")
+# Instructions, boxes, sentences and title lines (year, round, session, booklet form) are not subject headings.
+_NOT_HEADING = re.compile(r"^[※<〈＜(\[【○•∙·ㆍ\-]|보\s*기|계속|[?？]$|다\.$|\d교시|[A-Z]형$|[홀짝]수형|(?:19|20)\d\d년|제\d+회")
 _HANGUL = re.compile(r"[가-힣]")
 # A sentence, not a name: a Hangul syllable then a full stop ("…확인하십시오.", "…고르시오.").
 _SENTENCE_END = re.compile(r"[가-힣]\.$")
