@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pymupdf
 
-from curation.readers.drawings import path_boxes
+from curation.readers.drawings import Drawing, read_drawing
 
 Box = tuple[float, float, float, float]
 _TOL = 2.0  # points: a rule this close outside a clip's height is level with it; pieces of a rule this far apart join
@@ -15,10 +15,14 @@ Rules = list[tuple[str, Box]]
 
 
 def page_rules(page: pymupdf.Page) -> Rules:
-    """The page's drawn paths as (kind, box) (``curation.readers.drawings``); read once per page. Glyphs set as
-    outlines and made bold by stroking them too (faux bold, as HWP exports it) are left out: read as a
-    frame, the stroke would put four rules round every letter and make a table of the text."""
-    paths = path_boxes(page)
+    """The page's drawn paths as (kind, box) (``curation.readers.drawings``), as ``rules_of`` keeps them."""
+    return rules_of(read_drawing(page).paths)
+
+
+def rules_of(paths: Rules) -> Rules:
+    """Drawn paths as rules: glyphs set as outlines and made bold by stroking them too (faux bold, as HWP exports
+    it) are left out: read as a frame, the stroke would put four rules round every letter and make a table of the
+    text."""
     fills: dict[tuple[int, int], list[Box]] = {}
     for kind, box in paths:
         if kind == "fill-path":
@@ -28,12 +32,19 @@ def page_rules(page: pymupdf.Page) -> Rules:
 
 class PageRules:
     """Each page's drawn rules (or, for a page read by OCR, the rules OCR found in its image), read once when
-    first asked for."""
+    first asked for, from the page's paths and images read in one run (``drawing``)."""
 
     def __init__(self, doc: pymupdf.Document, ocr_rules: dict[int, Rules]) -> None:
         self.doc = doc
         self.known = ocr_rules
+        self.drawings: dict[int, Drawing] = {}
         self.read: dict[int, Rules] = {}
+
+    def drawing(self, page: int) -> Drawing:
+        """The paths and images the PDF page draws, read once."""
+        if page not in self.drawings:
+            self.drawings[page] = read_drawing(self.doc[page])
+        return self.drawings[page]
 
     def drawn(self, page: int) -> bool:
         """Whether the page's tables are read from its drawn paths and text layer (not from OCR)."""
@@ -43,7 +54,7 @@ class PageRules:
         if page in self.known:
             return self.known[page]
         if page not in self.read:
-            self.read[page] = page_rules(self.doc[page])
+            self.read[page] = rules_of(self.drawing(page).paths)
         return self.read[page]
 
 

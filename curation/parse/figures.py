@@ -16,6 +16,7 @@ import numpy as np
 import pymupdf
 
 from curation.core.io import atomic_write
+from curation.readers.drawings import Image
 from curation.readers.words import Line, level_page
 
 Box = tuple[float, float, float, float]
@@ -40,13 +41,11 @@ def has_figure_candidates(images: list) -> bool:
     return False
 
 
-def figure_boxes(page: pymupdf.Page) -> list[Box]:
-    """Boxes of the page's raster images that can be figures."""
-    area = page.rect.width * page.rect.height
+def figure_boxes(images: Sequence[Image], page: pymupdf.Rect) -> list[Box]:
+    """Boxes of the raster images a page draws (``curation.readers.drawings``) that can be figures."""
+    area = page.width * page.height
     boxes: list[Box] = []
-    for info in page.get_image_info():
-        x0, y0, x1, y1 = info["bbox"]
-        width, height = info["width"], info["height"]
+    for (x0, y0, x1, y1), width, height in images:
         w, h = x1 - x0, y1 - y0
         if min(w, h) < _MIN_SIDE or w * h > 0.5 * area or max(width, height) > 40 * max(1, min(width, height)):
             continue

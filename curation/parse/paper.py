@@ -207,10 +207,10 @@ def _read_words(
     figures: dict[int, list] = {}
     ocr_pages = blank = 0
     unread: list[tuple[int, str]] = []
-    for page in doc:
+    for index, page in enumerate(doc):
         words = page_words(page)
         images = page.get_images(full=False)  # one scan of the page's resources, for brackets and figures
-        figures[page.number] = figure_boxes(page) if has_figure_candidates(images) else []
+        figures[index] = figure_boxes(rules.drawing(index).images, page.rect) if has_figure_candidates(images) else []
         if len(words) >= _MIN_WORDS_PER_PAGE:  # a text layer: bracket images are no words of it
             words = with_pasted_brackets(page, words, images)
         elif ocr is not None:
