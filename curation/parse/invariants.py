@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from curation.parse.blocks import Block
-from curation.parse.front_matter import segment_paper
 from curation.parse.furniture import PageText
+from curation.parse.non_questions import segment_paper
 from curation.parse.question_start import printed_numbers
 from curation.parse.segment import Segmented
 from curation.readers.words import Line, circled_value
@@ -114,7 +114,8 @@ def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -
     options and of a later one on its page or the next that holds two runs of them, the pages of a question without
     options whose markers go down to another than ① (a row of options read across a gutter), and, with ``markerless``,
     the pages of a question without markers that another follows and the page after them."""
-    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + seg.notices + seg.instructions}
+    aside = seg.notices + seg.instructions + seg.closing_notice
+    opened = {(b.lines[0].page, b.number) for b in seg.blocks + seg.incomplete + aside}
     suspects = {
         page.index for page in pages if any((page.index, n) not in opened for n, _ in printed_numbers(page.lines))
     }

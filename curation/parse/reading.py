@@ -24,9 +24,9 @@ from curation.parse.full_width import NOTHING_DRAWN, Drawn
 from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.invariants import final_question, option_faults, page_faults, suspect_pages
-from curation.parse.front_matter import segment_paper
 from curation.parse.gutter import gutters
 from curation.parse.layout import one_column, order_page
+from curation.parse.non_questions import segment_paper
 from curation.parse.question_start import printed_numbers
 from curation.parse.segment import Segmented
 from curation.parse.spreads import spread_middle

@@ -62,10 +62,11 @@ class Segmented:
     blocks: list[Block]
     incomplete: list[Block]
     options: int  # the paper's option count
-    # Printed before the paper's question 1 (``curation.parse.front_matter``): an erratum or notice quoting
-    # questions, a cover's numbered instructions; set aside unread.
+    # Printed before the paper's question 1 (``curation.parse.non_questions``): an erratum or notice quoting
+    # questions, a cover's numbered instructions; after its last question: a notice's numbered points. Set aside.
     notices: list[Block] = field(default_factory=list)
     instructions: list[Block] = field(default_factory=list)
+    closing_notice: list[Block] = field(default_factory=list)
 
 
 def _key(text: str) -> str:
@@ -131,7 +132,7 @@ def segment(
 ) -> Segmented:
     """Split lines (reading order, furniture removed) into question blocks. On a ``fresh`` page (one after a
     page left out) the first question number closes what went before and opens a question if it is higher.
-    What a paper prints before its question 1 is set aside by ``curation.parse.front_matter``."""
+    What a paper prints before its question 1 is set aside by ``curation.parse.non_questions``."""
     body_size = statistics.median(w.size for line in lines for w in line.words) if lines else 10.0
     colmin, colmax = column_edges(lines)
     indent = option_indent(lines, colmin)
@@ -299,7 +300,7 @@ def segment(
                 cur = open_block(number, line, skip, first)
                 continue
             elif number in (cur.number, cur.number + 1, 1) and not blocks:
-                # Numbered instructions on a cover page (``curation.parse.front_matter`` sets them aside), or a
+                # Numbered instructions on a cover page (``curation.parse.non_questions`` sets them aside), or a
                 # question without options.
                 close(cur)
                 cur = open_block(number, line, skip, first)

@@ -1,6 +1,6 @@
-"""What a paper prints before its question 1 is none of its questions: a cover's numbered instructions are set aside
-with a note, questions that lost their options before question 1 stay rejects, and the paper's title names no
-subject."""
+"""What a paper prints before its question 1 and after its last is none of its questions: a cover's numbered
+instructions and a closing notice's numbered points are set aside with a note, questions that lost their options stay
+rejects, and the paper's title names no subject."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from support.covers import with_cover
 from support.typeset_papers import HOUSES, kmmlu_rows, typeset
 from test_parse_layouts import CENTRED, plain
 from test_parse_layouts import typeset as typeset_lines
+from test_parse import word_line
 
+from curation.parse.non_questions import segment_paper
 from curation.parse.paper import parse_paper
 
 # Each paper's cover as Q-Net prints it: title, then sitting, booklet form and subjects.
@@ -50,7 +52,8 @@ def test_questions_after_the_instructions_that_lost_their_options_stay_rejects(t
     doc[0].apply_redactions()
     doc.save(tmp_path / "rubbed.pdf")
     plain = parse_paper(tmp_path / "rubbed.pdf")
-    covered = parse_paper(with_cover(tmp_path / "rubbed.pdf", tmp_path / "covered.pdf", *COVERS["swc1_2025_r23_s1_A_q"]))
+    cover = COVERS["swc1_2025_r23_s1_A_q"]
+    covered = parse_paper(with_cover(tmp_path / "rubbed.pdf", tmp_path / "covered.pdf", *cover))
     lost = [(r.number, r.reason) for r in plain.rejects]
     assert lost and all(reason == "no options found" for _, reason in lost)
     assert [(r.number, r.reason) for r in covered.rejects] == lost
@@ -100,3 +103,32 @@ def test_instructions_atop_the_first_question_page_are_set_aside_and_its_heading
         "paper.pdf: page 1: the lines numbered 1-3 before question 1 hold no options: read as the paper's "
         "instructions, not as questions"
     ]
+
+
+@pytest.mark.realdata
+def test_a_closing_notices_numbered_points_are_no_questions():
+    """국시원 papers close with 응시자 안내사항, its points numbered 1-3 after question 100: no rejects, a note."""
+    result = parse_paper(realdata_path("pdf", "nurseaide_2021H1_even_q.pdf"))
+    assert [i.number for i in result.items] == list(range(1, 101)) and result.rejects == []
+    assert result.summary.warnings == [
+        "nurseaide_2021H1_even_q.pdf: page 12: the lines numbered 1-3 after its questions hold no options: read as "
+        "the paper's closing notice, not as questions"
+    ]
+
+
+@pytest.mark.parametrize(
+    "closing, notice",
+    [(("1. 시험문제 및 가답안 공개", "2. 이의신청", "3. 합격자 발표 예정일"), True),
+     (("1. 다음 중 옳은 것은?", "2. 다음 설명 중 옳지 않은 것은?"), False)],
+)
+def test_numbered_lines_after_the_last_question_are_a_notice_only_where_none_asks(closing, notice):
+    """Lines numbered from 1 again after the last question, without options: a notice's points, unless they ask
+    (questions whose options were lost, which stay rejects)."""
+    lines = [
+        line for n in range(1, 11) for line in (word_line(f"{n}. 문제 {n}", 30 * n), word_line("① 가 ② 나 ③ 다 ④ 라", 30 * n + 12))
+    ]
+    lines += [word_line(text, 400 + 20 * k) for k, text in enumerate(closing)]
+    seg = segment_paper(lines)
+    assert [b.number for b in seg.blocks] == list(range(1, 11))
+    assert [b.number for b in seg.closing_notice] == (list(range(1, len(closing) + 1)) if notice else [])
+    assert [b.number for b in seg.incomplete] == ([] if notice else list(range(1, len(closing) + 1)))

@@ -1,4 +1,5 @@
-"""What a paper prints before its question 1 that is none of its questions, set aside before the paper is segmented.
+"""What a paper prints before its question 1 and after its last that is none of its questions, set aside as the paper
+is segmented.
 
 - A notice or erratum quoting a question or two (numbered above 1: "변경 전", "변경 후"): each a reject, since the
   paper prints that number again where the question stands.
@@ -7,7 +8,8 @@
   questions with options. No question; a note names the page and the numbers, so a reader can check.
 
 Either way the paper is segmented again from the line after them, so what they hold (a heading, running text) does
-not carry into its first questions.
+not carry into its first questions. A notice after the paper's questions whose points are numbered from 1 again (응시자
+안내사항), none asking or holding an option marker, is set aside the same way, with its own note.
 """
 
 from __future__ import annotations
@@ -54,7 +56,9 @@ def segment_paper(
             # the last instruction ends with its paragraph: what follows it on the cover, and the page after, is read
             aside = [line for block in leading[:-1] for line in block.lines] + _paragraph(leading[-1].lines)
         else:
-            seg.notices, seg.instructions = notices, instructions
+            seg.notices, seg.instructions, seg.closing_notice = notices, instructions, _closing_notice(read)
+            closing = {id(block) for block in seg.closing_notice}
+            seg.incomplete = [block for block in seg.incomplete if id(block) not in closing]
             return seg
         lines = lines[max(position[id(line)] for line in aside) + 1 :]
 
@@ -71,6 +75,20 @@ def _instructions(read: Sequence[Block]) -> list[Block]:
     return leading if leading and rest and rest[0].number == 1 and any(b.complete for b in rest) else []
 
 
+def _closing_notice(read: Sequence[Block]) -> list[Block]:
+    """The blocks, in reading order, that close the paper as a notice's numbered points (응시자 안내사항 "1. 시험문제
+    및 가답안 공개 2. 이의신청 3. 합격자 발표"): numbered 1, 2, 3, ... after its questions, in a numbering of their
+    own, none asking a question or holding an option marker."""
+    trailing: list[Block] = []
+    for block in reversed(read[-MAX_INSTRUCTIONS - 1 :]):
+        if block.complete or block.markers or _ASKS.search(compose(block.tokens)):
+            break
+        trailing.insert(0, block)
+    numbered = [b.number for b in trailing] == list(range(1, len(trailing) + 1))
+    before = read[-len(trailing) - 1] if numbered and 0 < len(trailing) < len(read) else None
+    return trailing if before is not None and before.part < trailing[0].part else []
+
+
 def _paragraph(lines: Sequence[Line]) -> list[Line]:
     """The first of ``lines`` and those that run on from it as one paragraph."""
     kept = [lines[0]]
@@ -81,11 +99,14 @@ def _paragraph(lines: Sequence[Line]) -> list[Line]:
     return kept
 
 
-def instructions_note(path: Path, instructions: Sequence[Block]) -> list[str]:
-    """The line that says a paper's numbered instructions were set aside, or none."""
-    if not instructions:
-        return []
+def instructions_note(path: Path, seg: Segmented) -> list[str]:
+    """The lines that say a paper's numbered instructions and closing notice were set aside, if any."""
     return [
-        f"{path.name}: page {instructions[0].lines[0].page + 1}: the lines numbered 1-{len(instructions)} before "
-        f"question 1 hold no options: read as the paper's instructions, not as questions"
+        f"{path.name}: page {blocks[0].lines[0].page + 1}: the lines numbered 1-{len(blocks)} {where} hold no "
+        f"options: read as the paper's {what}, not as questions"
+        for blocks, where, what in (
+            (seg.instructions, "before question 1", "instructions"),
+            (seg.closing_notice, "after its questions", "closing notice"),
+        )
+        if blocks
     ]
