@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import realdata_path
+from support.covers import INSTRUCTIONS
 from support.typeset_papers import kmmlu_rows, same_text
 
 from curation.parse.hwp_typeset import typeset
@@ -83,3 +84,22 @@ def test_real_questions_as_an_hwp_papers_lines_parse_back_with_their_tables(tmp_
         item = items[number]
         assert same_text(item.question, stem) and ("|---|" not in stem or stem.split("\n", 1)[1] in item.question)
         assert len(item.options) == len(options) and all(same_text(a, b) for a, b in zip(item.options, options))
+
+
+@pytest.mark.realdata
+def test_an_hwp_papers_cover_instructions_are_set_aside_and_its_first_subject_title_kept(tmp_path):
+    """An HWP paper opening with its cover (title, subjects, candidate box, numbered 수험자 유의사항) and then its
+    제1과목 title, which the typeset copy sets at the instructions' pitch: the instructions are no questions, and the
+    title heads the questions (it had gone with the last instruction's paragraph)."""
+    questions = kmmlu_rows(realdata_path("kmmlu"))[120:140]
+    lines = ["2025년도 제34회 공인노무사 1차 국가자격시험 문제지", "교시 1교시 문제형별 A 시험과목 ① 노동법Ⅰ ② 노동법Ⅱ",
+             "수험번호 (    ) 성명 (    )", "【 수험자 유의사항 】", *INSTRUCTIONS, "제1과목 노동법Ⅰ"]
+    for number, (stem, options) in enumerate(questions, 1):
+        lines += [f"{number}. {stem}", *(f"{'①②③④⑤'[k]} {option}" for k, option in enumerate(options))]
+    pdf = tmp_path / "typeset.pdf"
+    typeset(HwpText(tuple(lines), "paper.hwp", "hwp5", 1), pdf)
+    result = parse_paper(pdf)
+    assert [(i.number, i.subject) for i in result.items] == [(n, "제1과목 노동법Ⅰ") for n in range(1, 21)]
+    assert not result.rejects and len(result.summary.warnings) == 1
+    for item, (stem, options) in zip(result.items, questions):
+        assert same_text(item.question, stem) and all(same_text(a, b) for a, b in zip(item.options, options))

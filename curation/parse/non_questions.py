@@ -20,7 +20,7 @@ from typing import Sequence
 
 from curation.parse.blocks import Block, compose
 from curation.parse.line_relations import continues, runs_on
-from curation.parse.segment import Segmented, segment
+from curation.parse.segment import Segmented, segment, subject_title
 from curation.readers.words import Line
 
 # A notice before the paper quotes at most this many of its questions (an erratum's "변경 전" and "변경 후").
@@ -90,10 +90,10 @@ def _closing_notice(read: Sequence[Block]) -> list[Block]:
 
 
 def _paragraph(lines: Sequence[Line]) -> list[Line]:
-    """The first of ``lines`` and those that run on from it as one paragraph."""
+    """The first of ``lines`` and those that run on from it as one paragraph (a 제N과목 title runs on from none)."""
     kept = [lines[0]]
     for line in lines[1:]:
-        if not (runs_on(kept[-1], line) or continues(kept[-1], line)):
+        if subject_title(line) or not (runs_on(kept[-1], line) or continues(kept[-1], line)):
             break
         kept.append(line)
     return kept

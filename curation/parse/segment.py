@@ -77,6 +77,11 @@ def is_stop(line: Line) -> bool:
     return _key(line.text) in _STOP
 
 
+def subject_title(line: Line) -> bool:
+    """A 제N과목 title: it opens a subject wherever it stands, never a paragraph's next line."""
+    return bool(_SUBJECT_PATTERN.match(_key(line.text)))
+
+
 def set_apart(line: Line, body_size: float) -> bool:
     """A line set apart from running text: centred in its column, in larger type, or a 제N과목 title."""
     key = _key(line.text)
@@ -322,7 +327,7 @@ def segment(
             continue
         # the lines of a multi-line table cell interleave with the cells beside it: look a few lines up (only
         # asked after a question's options, where a line could end it); a 제N과목 title wraps from nothing
-        wrapped = cur is not None and cur.complete and not _SUBJECT_PATTERN.match(_key(line.text)) and (
+        wrapped = cur is not None and cur.complete and not subject_title(line) and (
             runs_on(cur.lines[-1], line)
             or any(continues(above, line) for above in cur.lines[-3:])
             or carried_over(cur, line)
