@@ -22,6 +22,9 @@ COVERS = {
                                  "교시 1교시   문제형별 A   시험과목 ① 상법 보험편 ② 농어업재해보험법령 ③ 농학개론"),
     "swc1_2025_r23_s1_A_q": ("2025년도 제23회 사회복지사 1급 국가자격시험 문제지",
                              "교시 1교시   문제형별 A   시험과목 ① 인간행동과 사회환경 ② 사회복지조사론"),
+    # questions 41-80 (the session's second subject): the paper's first question does not go on from the instructions
+    "taxacc_2024_r61_1st_s1_taxlaw-only_A_q_EXTRACTED": ("2024년도 제61회 세무사 1차 국가자격시험 문제지",
+                                                         "교시 1교시   문제형별 A   시험과목 ① 재정학 ② 세법학개론"),
 }
 
 
@@ -37,7 +40,7 @@ def test_a_covers_numbered_instructions_are_no_questions(stem, tmp_path):
     assert _read(covered) == _read(plain)
     assert covered.rejects == [] and covered.summary.printed == plain.summary.printed
     assert covered.summary.warnings == [
-        f"{stem}.pdf: page 1: the lines numbered 1-5 before question 1 hold no options: read as the paper's "
+        f"{stem}.pdf: page 1: the lines numbered 1-5 before its first question hold no options: read as the paper's "
         "instructions, not as questions"
     ]
 
@@ -100,7 +103,7 @@ def test_instructions_atop_the_first_question_page_are_set_aside_and_its_heading
     result = parse_paper(paper)
     assert [(i.number, i.subject, len(i.options)) for i in result.items] == [(n, "국어", 5) for n in range(1, 9)]
     assert result.rejects == [] and result.summary.warnings == [
-        "paper.pdf: page 1: the lines numbered 1-3 before question 1 hold no options: read as the paper's "
+        "paper.pdf: page 1: the lines numbered 1-3 before its first question hold no options: read as the paper's "
         "instructions, not as questions"
     ]
 

@@ -65,14 +65,15 @@ def segment_paper(
 
 def _instructions(read: Sequence[Block]) -> list[Block]:
     """The blocks, in reading order, that open the paper as a cover's instructions: numbered 1, 2, 3, ..., none
-    asking a question or holding an option marker, then a question 1, and questions with options after it."""
+    asking a question or holding an option marker, then a question whose number does not go on from theirs (1, or
+    41 where the booklet holds a session's second subject), and questions with options after it."""
     leading: list[Block] = []
     for block in read[: MAX_INSTRUCTIONS + 1]:
         if block.complete or block.markers or block.number != len(leading) + 1 or _ASKS.search(compose(block.tokens)):
             break
         leading.append(block)
     rest = read[len(leading) :]
-    return leading if leading and rest and rest[0].number == 1 and any(b.complete for b in rest) else []
+    return leading if leading and rest and rest[0].number != len(leading) + 1 and any(b.complete for b in rest) else []
 
 
 def _closing_notice(read: Sequence[Block]) -> list[Block]:
@@ -105,7 +106,7 @@ def instructions_note(path: Path, seg: Segmented) -> list[str]:
         f"{path.name}: page {blocks[0].lines[0].page + 1}: the lines numbered 1-{len(blocks)} {where} hold no "
         f"options: read as the paper's {what}, not as questions"
         for blocks, where, what in (
-            (seg.instructions, "before question 1", "instructions"),
+            (seg.instructions, "before its first question", "instructions"),
             (seg.closing_notice, "after its questions", "closing notice"),
         )
         if blocks

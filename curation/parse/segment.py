@@ -304,9 +304,12 @@ def segment(
                 close(cur)
                 cur = open_block(number, line, skip, first)
                 continue
-            elif number in (cur.number, cur.number + 1, 1) and not blocks:
+            elif not blocks and (
+                number in (cur.number, cur.number + 1, 1) or not cur.markers and resumes_at(number, at)
+            ):
                 # Numbered instructions on a cover page (``curation.parse.non_questions`` sets them aside), or a
-                # question without options.
+                # question without options; after them, the paper's first question whatever its number (41: a
+                # session's second subject), where the paper goes on from it.
                 close(cur)
                 cur = open_block(number, line, skip, first)
                 continue
