@@ -4,8 +4,9 @@ is segmented.
 - A notice or erratum quoting a question or two (numbered above 1: "변경 전", "변경 후"): each a reject, since the
   paper prints that number again where the question stands.
 - A cover's numbered instructions (수험자 유의사항: "1. 시험문제지 표지와 ... 확인하시기 바랍니다. 2. 답은 각
-  문제마다 ..."): lines numbered from 1, none asking or holding an option marker, followed by a question 1 and
-  questions with options. No question; a note names the page and the numbers, so a reader can check.
+  문제마다 ..."): lines numbered from 1, none asking or holding an option marker, followed by a question whose number
+  does not go on from theirs and questions with options. No question; a note names the page and the numbers, so a
+  reader can check.
 
 Either way the paper is segmented again from the line after them, so what they hold (a heading, running text) does
 not carry into its first questions. A notice after the paper's questions whose points are numbered from 1 again (응시자
@@ -32,14 +33,14 @@ NOTICE_DETAIL = (
 )
 # A cover numbers at most this many instructions (the Q-Net covers print five to seven).
 MAX_INSTRUCTIONS = 12
-_ASKS = re.compile(r"[?？]")  # a question asks; an instruction tells
+_ASKS = re.compile(r"[?？]")
 
 
 def segment_paper(
     lines: Sequence[Line], running_subjects: dict[int, str] | None = None, fresh: frozenset[int] = frozenset()
 ) -> Segmented:
-    """``segment`` the lines of a paper, the notices and instructions printed before its question 1 set aside as
-    the result's ``notices`` and ``instructions``."""
+    """``segment`` the lines of a paper, the notices and instructions printed before its first question and the
+    notice after its last set aside as the result's ``notices``, ``instructions`` and ``closing_notice``."""
     notices: list[Block] = []
     instructions: list[Block] = []
     while True:
@@ -69,7 +70,7 @@ def _instructions(read: Sequence[Block]) -> list[Block]:
     41 where the booklet holds a session's second subject), and questions with options after it."""
     leading: list[Block] = []
     for block in read[: MAX_INSTRUCTIONS + 1]:
-        if block.complete or block.markers or block.number != len(leading) + 1 or _ASKS.search(compose(block.tokens)):
+        if block.number != len(leading) + 1 or not _tells(block):
             break
         leading.append(block)
     rest = read[len(leading) :]
@@ -82,12 +83,18 @@ def _closing_notice(read: Sequence[Block]) -> list[Block]:
     own, none asking a question or holding an option marker."""
     trailing: list[Block] = []
     for block in reversed(read[-MAX_INSTRUCTIONS - 1 :]):
-        if block.complete or block.markers or _ASKS.search(compose(block.tokens)):
+        if not _tells(block):
             break
         trailing.insert(0, block)
     numbered = [b.number for b in trailing] == list(range(1, len(trailing) + 1))
     before = read[-len(trailing) - 1] if numbered and 0 < len(trailing) < len(read) else None
     return trailing if before is not None and before.part < trailing[0].part else []
+
+
+def _tells(block: Block) -> bool:
+    """Whether a numbered block reads as an instruction or a notice's point: no option marker, and no question asked
+    (a question asks; an instruction tells)."""
+    return not block.markers and not _ASKS.search(compose(block.tokens))
 
 
 def _paragraph(lines: Sequence[Line]) -> list[Line]:
@@ -100,7 +107,7 @@ def _paragraph(lines: Sequence[Line]) -> list[Line]:
     return kept
 
 
-def instructions_note(path: Path, seg: Segmented) -> list[str]:
+def set_aside_notes(path: Path, seg: Segmented) -> list[str]:
     """The lines that say a paper's numbered instructions and closing notice were set aside, if any."""
     return [
         f"{path.name}: page {blocks[0].lines[0].page + 1}: the lines numbered 1-{len(blocks)} {where} hold no "

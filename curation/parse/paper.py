@@ -40,7 +40,7 @@ from curation.parse.grid import AnswerKey
 from curation.parse.labelled_options import circled_labels, labels_options, relabelled
 from curation.parse.keyjoin import ranges
 from curation.parse.meta import PaperMeta, read_meta
-from curation.parse.non_questions import NOTICE_DETAIL, NOTICE_REASON, instructions_note
+from curation.parse.non_questions import NOTICE_DETAIL, NOTICE_REASON, set_aside_notes
 from curation.parse.open_cells import options_in_open_cells
 from curation.parse.question_start import printed_numbers
 from curation.parse.question_text import Region, question_text, regions_of
@@ -177,7 +177,7 @@ def parse_paper(
         flags=dict(sorted(Counter(f for i in items for f in i.flags).items())),
         subjects=dict(Counter(i.subject or "?" for i in items)),
         seconds=time.perf_counter() - started,
-        warnings=warnings + instructions_note(path, seg),
+        warnings=warnings + set_aside_notes(path, seg),
     )
     result = ParseResult(items, rejects, summary, grid_key, regions, repairs=repairs, confidence=confidence)
     return save_crops(result, crops_dir) if crops_dir is not None else result
