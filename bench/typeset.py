@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -24,7 +24,9 @@ again, as papers of several subjects often do (an item is found by its subject a
 ninth question, from the second, holds three or four of another row's options marked ① ② ③ (④) after its stem: in its text (a
 statute's paragraphs quoted inline), or as lines of their own at the stem's indent (a case's schedule), which the
 options' run must not be taken from. With ``--covers`` each paper is put behind a cover as Q-Net prints one
-(tests/support/covers.py): title, subjects listed ① ②, candidate box, five numbered instructions.
+(tests/support/covers.py): title, subjects listed ① ②, candidate box, five numbered instructions. With ``--underlines`` every fifth question, from the
+fourth, has two words of its stem, of each of its box's lines and of its second option underlined, as papers mark the
+words a question turns on ("옳지 않은 것은?").
 """
 
 from __future__ import annotations
@@ -128,11 +130,13 @@ def main() -> None:
                         help="with --random: some stems hold ① ② ③, in their text or as lines under it")
     parser.add_argument("--covers", action="store_true",
                         help="with --random: each paper behind a cover with numbered instructions")
+    parser.add_argument("--underlines", action="store_true",
+                        help="with --random: words of some stems, boxes and options underlined")
     args = parser.parse_args()
     if args.random:
         random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
                       args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables,
-                      args.cells_at_top, args.numbering, args.restart, args.marked_stems, args.covers)
+                      args.cells_at_top, args.numbering, args.restart, args.marked_stems, args.covers, args.underlines)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -170,6 +174,7 @@ def random_houses(
     restart: bool = False,
     marked_stems: bool = False,
     covers: bool = False,
+    underlines: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -184,7 +189,8 @@ def random_houses(
             house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
                             formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top,
                             numbering=numbering or house.numbering,
-                            restart=per_paper // 2 if restart and with_headings else 0, marked_stems=marked_stems)
+                            restart=per_paper // 2 if restart and with_headings else 0, marked_stems=marked_stems,
+                            underlines=underlines)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -210,6 +216,7 @@ def random_houses(
     under += ", the second subject numbered from 1" if restart and with_headings else ""
     under += ", circled digits in stems" if marked_stems else ""
     under += ", behind a cover" if covers else ""
+    under += ", words underlined" if underlines else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
                 "image wrong"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pymupdf
 import pytest
 from conftest import realdata_path
 from support.typeset_papers import HOUSES, House, as_set, kmmlu_rows, stem_matches, typeset
@@ -45,6 +46,17 @@ CASES = [("two columns, B4, 문 1.", start) for start in (80, 120)] + [
 def test_typeset_questions_parse_back_as_typeset(house, start, tmp_path):
     questions = kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER]
     assert_parses_back(questions, HOUSES[house], tmp_path / "paper.pdf")
+
+
+@pytest.mark.realdata
+def test_underlined_words_are_read_as_the_words_they_underline(tmp_path):
+    """Papers underline what a question turns on ("옳지 않은 것은?") and terms of a box's statements or an option:
+    the strokes under the words are no table's rules, no box's side and no column's."""
+    house = replace(HOUSES["two columns, A4, five options, boxes"], underlines=True)
+    assert_parses_back(kmmlu_rows(realdata_path("kmmlu"))[:PER_PAPER], house, tmp_path / "paper.pdf")
+    with pymupdf.open(tmp_path / "paper.pdf") as doc:
+        strokes = [d for page in doc for d in page.get_drawings() if d["rect"].height < 1 < d["rect"].width < 200]
+    assert strokes, "the paper underlines nothing"
 
 
 @pytest.mark.realdata

@@ -15,7 +15,8 @@ from typing import Callable
 import pytest
 
 from support.pictures import write_pictures
-from support.typeset_papers import HEADING, House, as_set, question_html
+from support.question_html import HEADING, question_html
+from support.typeset_papers import House, as_set
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FONTS = ("Noto Serif CJK KR", "Noto Sans CJK KR")

@@ -23,7 +23,8 @@ import pymupdf
 
 from support.formulas import NOTES, OPTION_SETS, formula_html, formula_text
 from support.page_flow import flow
-from support.pictures import FIGURE, OPTION_PICTURE, write_pictures
+from support.pictures import write_pictures
+from support.question_html import HEADING, question_html, text_html
 
 CIRCLED = "①②③④⑤"
 HANGUL_LABELS = "가나다라마"
@@ -63,6 +64,7 @@ class House:
     cells_at_top: bool = False  # with open_tables: each cell at its row's top instead
     restart: int = 0  # questions after this one are numbered from 1 again (the next subject's, as many papers set them)
     marked_stems: bool = False  # every ninth question, from the second: ① ② ③ (④) in its stem's text or as its lines
+    underlines: bool = False  # every fifth question, from the fourth: words of its stem, box and an option underlined
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -167,6 +169,7 @@ class Question:
     marked: tuple[str, ...] = ()  # the options as formulas, in that markup (``options`` holds their text)
     open_table: bool = False  # its options' table without rules (its head plain text, each option its cells' words)
     listed: tuple[str, ...] = ()  # lines under the stem at its indent, each opening with a circled digit, no box
+    underlined: bool = False  # words of its stem, of its box's lines and of its second option underlined
 
     @property
     def printed_stem(self) -> str:
@@ -180,10 +183,12 @@ class Question:
         return tuple(option.replace(" | ", " ") for option in self.options) if self.open_table else self.options
 
     def stem_html(self, stacked: bool) -> str:
-        return html.escape(self.stem) + formula_html(self.note, stacked)
+        return text_html(self.stem, self.underlined) + formula_html(self.note, stacked)
 
     def option_html(self, k: int, stacked: bool) -> str:
-        return formula_html(self.marked[k], stacked) if self.marked else html.escape(self.options[k])
+        if self.marked:
+            return formula_html(self.marked[k], stacked)
+        return text_html(self.options[k], self.underlined and k == 1)
 
 
 def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Question]:
@@ -235,6 +240,9 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
                 found[number - 1] = replace(question, stem=f"{question.stem} {' '.join(marks)}")
             else:
                 found[number - 1] = replace(question, listed=tuple(marks))
+    if house.underlines:
+        for number in range(4, len(found) + 1, 5):
+            found[number - 1] = replace(found[number - 1], underlined=True)
     return found
 
 
@@ -338,71 +346,6 @@ def typeset(
     if missing := typed - printed:
         raise ValueError(f"{path}: the typesetting left out characters {''.join(sorted(missing.elements()))!r}")
     return path
-
-
-def question_html(number: int, question: Question, house: House, stacked: bool = False) -> str:
-    """The question as ``house`` sets it, in HTML; with ``stacked``, its fractions stacked (an engine that sets inline
-    blocks)."""
-    label = house.number(number)
-    e = html.escape
-    parts = []
-    if question.opens_passage:
-        opening, text = question.passage
-        parts.append(f'<p style="margin-top:{house.gap}pt">{e(opening)}</p><p style="margin-left:8pt">{e(text)}</p>')
-    parts.append(f'<p style="margin-top:{house.gap}pt; margin-left:{house.hang}pt; text-indent:-{house.hang}pt">'
-                 f"<b>{label}</b> {question.stem_html(stacked)}</p>")
-    parts += [f'<p style="margin-left:{house.hang}pt">{e(line)}</p>' for line in question.listed]
-    if question.box:
-        title = f'<p style="text-align:center">{e(question.box[0])}</p>' if question.titled else ""
-        lines = "".join(f'<p style="margin-left:12pt; text-indent:-12pt">{e(line)}</p>'
-                        for line in question.box[question.titled:])
-        parts.append(f'<div style="border:0.8pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt">'
-                     f"{title}{lines}</div>")
-    if question.code:
-        lines = "".join(f'<p>{"&#160;" * (len(line) - len(line.lstrip()))}{e(line.lstrip())}</p>' for line in question.code)
-        parts.append(f'<div style="border:0.6pt solid black; padding:4pt; margin:4pt 0 4pt {house.hang}pt; '
-                     f'font-family:monospace">{lines}</div>')
-    if question.table:
-        cell = '<{0} style="border:0.6pt solid black; padding:2pt 4pt">{1}</{0}>'
-        if question.open_table:  # only the head's rule, under it; every cell at its row's middle (or top)
-            cell = (f'<{{0}} style="padding:2pt 6pt; vertical-align:{"top" if house.cells_at_top else "middle"}; '
-                    'border-bottom:{2}">{1}</{0}>')
-        printed = [*question.table, *((house.label(k), *o.split(" | ")) for k, o in enumerate(question.options))] if (
-            question.options_table) else question.table
-        rows = "".join(
-            "<tr>" + "".join(cell.format("th" if k == 0 else "td", "<br/>".join(map(e, c.split("\n"))),
-                                         "0.6pt solid black" if k == 0 else "none") for c in row) + "</tr>"
-            for k, row in enumerate(printed)
-        )
-        parts.append(f'<table style="border-collapse:collapse; margin:4pt 0 4pt {house.hang}pt">{rows}</table>')
-    if question.figure:
-        width = round(house.column_width - house.hang) if number % 12 == 5 else round(0.5 * house.column_width)
-        parts.append(f'<p style="margin:4pt 0 4pt {house.hang}pt"><img src="{FIGURE}" width="{width}"/></p>')
-    if question.options_table:
-        return "".join(parts)  # the table printed them
-    if question.pictures:
-        width = round(min(120.0, (house.column_width - house.option_indent) / 2 - 6 * house.size))
-        cells = [f'{house.label(k)} <img src="{OPTION_PICTURE}" width="{width}"/>' for k in range(len(question.options))]
-        for k in range(0, len(cells), 2):
-            parts.append(f'<p style="margin:2pt 0 2pt {house.option_indent}pt">{("&#160;" * 4).join(cells[k : k + 2])}</p>')
-        return "".join(parts)
-    cells = [f"{house.label(k)} {option}" for k, option in enumerate(question.options)]
-    printed = [f"{e(house.label(k))} {question.option_html(k, stacked)}" for k in range(len(cells))]
-    room = house.column_width - house.option_indent
-    widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
-    if house.rows and sum(widths) <= room:
-        parts.append(f'<p style="margin-left:{house.option_indent}pt">' + ("&#160;" * 3).join(printed) + "</p>")
-    elif house.rows and 2 * max(widths) <= room:
-        for k in range(0, len(cells), 2):
-            pad = "&#160;" * (int((max(widths) - widths[k]) / (0.5 * house.size)) + 3)
-            pair = printed[k] + (pad + printed[k + 1] if k + 1 < len(cells) else "")
-            parts.append(f'<p style="margin-left:{house.option_indent}pt">{pair}</p>')
-    else:
-        parts += [f'<p style="margin-left:{house.option_indent + 9}pt; text-indent:-9pt">{cell}</p>' for cell in printed]
-    return "".join(parts)
-
-
-HEADING = '<p style="text-align:center; margin-top:14pt; font-weight:bold">{}</p>'  # a subject's, centred
 
 
 def _furniture(page: pymupdf.Page, house: House, title: str, bands: list[tuple[float, float]]) -> None:
