@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines] [--option-grids]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -26,7 +26,9 @@ statute's paragraphs quoted inline), or as lines of their own at the stem's inde
 options' run must not be taken from. With ``--covers`` each paper is put behind a cover as Q-Net prints one
 (tests/support/covers.py): title, subjects listed ① ②, candidate box, five numbered instructions. With ``--underlines`` every fifth question, from the
 fourth, has two words of its stem, of each of its box's lines and of its second option underlined, as papers mark the
-words a question turns on ("옳지 않은 것은?").
+words a question turns on ("옳지 않은 것은?"). With ``--option-grids`` every eighth question, from the fifth, whose
+options are short sets them two to a row in a table's cells (ruled in every other such question), as papers align short
+options.
 """
 
 from __future__ import annotations
@@ -61,6 +63,19 @@ from curation.core.errors import InputError  # noqa: E402
 from curation.parse.paper import parse_paper  # noqa: E402
 
 KMMLU = ROOT.parent / "shared" / "realdata" / "kmmlu"
+# The switches that turn on a House field of the same name, and what the table's title says of each.
+HOUSE_SWITCHES = {
+    "table_options": "options in tables",
+    "open_tables": "tables without rules",
+    "cells_at_top": "cells at the top",
+    "justified": "justified",
+    "bands": "questions across the page",
+    "pictures": "picture options",
+    "formulas": "formulas",
+    "marked_stems": "circled digits in stems",
+    "underlines": "words underlined",
+    "option_grids": "options in grids",
+}
 COVER = ("2025년도 제1회 국가자격시험 문제지", "교시 1교시   문제형별 A   시험과목 ① 형법 ② 형사소송법")
 
 
@@ -132,11 +147,13 @@ def main() -> None:
                         help="with --random: each paper behind a cover with numbered instructions")
     parser.add_argument("--underlines", action="store_true",
                         help="with --random: words of some stems, boxes and options underlined")
+    parser.add_argument("--option-grids", action="store_true",
+                        help="with --random: some questions' short options two to a row in a table's cells")
     args = parser.parse_args()
     if args.random:
-        random_houses(args.random, args.seed, args.per_paper, args.headings, args.extras, args.table_options,
-                      args.justified, args.bands, args.browser, args.pictures, args.formulas, args.open_tables,
-                      args.cells_at_top, args.numbering, args.restart, args.marked_stems, args.covers, args.underlines)
+        switches = {name: getattr(args, name) for name in HOUSE_SWITCHES}
+        random_houses(args.random, args.seed, args.per_paper, switches, args.headings, args.extras, args.browser,
+                      args.numbering, args.restart, args.covers)
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
@@ -160,21 +177,13 @@ def random_houses(
     papers: int,
     seed: int,
     per_paper: int,
+    switches: dict[str, bool],
     with_headings: bool = False,
     extras: bool = False,
-    table_options: bool = False,
-    justified: bool = False,
-    bands: bool = False,
     browser: bool = False,
-    pictures: bool = False,
-    formulas: bool = False,
-    open_tables: bool = False,
-    cells_at_top: bool = False,
     numbering: str | None = None,
     restart: bool = False,
-    marked_stems: bool = False,
     covers: bool = False,
-    underlines: bool = False,
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
@@ -186,11 +195,8 @@ def random_houses(
             house = random_house(rnd)
             if extras:
                 house = with_extras(house, rnd)
-            house = replace(house, table_options=table_options, justified=justified, bands=bands, pictures=pictures,
-                            formulas=formulas, open_tables=open_tables, cells_at_top=cells_at_top,
-                            numbering=numbering or house.numbering,
-                            restart=per_paper // 2 if restart and with_headings else 0, marked_stems=marked_stems,
-                            underlines=underlines)
+            house = replace(house, **switches, numbering=numbering or house.numbering,
+                            restart=per_paper // 2 if restart and with_headings else 0)
             start = rnd.randrange(0, len(rows) - per_paper)
             font = rnd.choice(FONTS) if browser else None
             try:
@@ -205,18 +211,11 @@ def random_houses(
                 pictured = f" (image: {','.join(got[5])})" if got[5] else ""
                 off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}{pictured}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
-    under += (", options in tables" + (" without rules" if open_tables else "")) if table_options else ""
-    under += ", cells at the top" if open_tables and cells_at_top else ""
-    under += ", justified" if justified else ""
-    under += ", questions across the page" if bands else ""
-    under += ", picture options" if pictures else ""
-    under += ", formulas" if formulas else ""
+    under += "".join(f", {HOUSE_SWITCHES[name]}" for name, on in switches.items() if on)
     under += ", printed by Chromium" if browser else ""
     under += f", numbered {numbering}" if numbering else ""
     under += ", the second subject numbered from 1" if restart and with_headings else ""
-    under += ", circled digits in stems" if marked_stems else ""
     under += ", behind a cover" if covers else ""
-    under += ", words underlined" if underlines else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
                 "image wrong"):

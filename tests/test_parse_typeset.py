@@ -60,6 +60,17 @@ def test_underlined_words_are_read_as_the_words_they_underline(tmp_path):
 
 
 @pytest.mark.realdata
+@pytest.mark.parametrize("house, start", [("one column, A4, options in rows", 120), ("two columns, A4, five options, boxes", 160)])
+def test_short_options_set_in_a_tables_cells_two_to_a_row_are_the_options(house, start, tmp_path):
+    """Papers align short options in a table's cells, two to a row, ruled or not: each cell is an option, no table
+    row of the stem."""
+    house = replace(HOUSES[house], option_grids=True)
+    assert_parses_back(kmmlu_rows(realdata_path("kmmlu"))[start : start + PER_PAPER], house, tmp_path / "paper.pdf")
+    with pymupdf.open(tmp_path / "paper.pdf") as doc:
+        assert any(page.find_tables().tables for page in doc), "the paper sets no option in a ruled grid"
+
+
+@pytest.mark.realdata
 def test_a_last_page_whose_short_right_column_ends_the_question_it_continues_is_read_in_columns(tmp_path):
     """Three subjects under their headings; the last page's right column holds only the last two options of
     the paper's last question, level with the options of the question the page continues: read as one column,

@@ -72,7 +72,12 @@ def question_html(number: int, question: Question, house: House, stacked: bool =
     printed = [f"{e(house.label(k))} {question.option_html(k, stacked)}" for k in range(len(cells))]
     room = house.column_width - house.option_indent
     widths = [pymupdf.get_text_length(cell, fontname="korea", fontsize=house.size) + 3 * house.size for cell in cells]
-    if house.rows and sum(widths) <= room:
+    if question.option_grid and 2 * max(widths) <= room:  # ruled in every other paper's grid
+        ruled = "border:0.6pt solid black; " if number % 16 == 5 else ""
+        tds = [f'<td style="{ruled}padding:2pt 6pt 2pt 4pt; vertical-align:top">{cell}</td>' for cell in printed]
+        rows = "".join("<tr>" + "".join(tds[k : k + 2]) + "</tr>" for k in range(0, len(tds), 2))
+        parts.append(f'<table style="border-collapse:collapse; margin:2pt 0 2pt {house.option_indent}pt">{rows}</table>')
+    elif house.rows and sum(widths) <= room:
         parts.append(f'<p style="margin-left:{house.option_indent}pt">' + ("&#160;" * 3).join(printed) + "</p>")
     elif house.rows and 2 * max(widths) <= room:
         for k in range(0, len(cells), 2):

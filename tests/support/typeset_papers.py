@@ -65,6 +65,7 @@ class House:
     restart: int = 0  # questions after this one are numbered from 1 again (the next subject's, as many papers set them)
     marked_stems: bool = False  # every ninth question, from the second: ① ② ③ (④) in its stem's text or as its lines
     underlines: bool = False  # every fifth question, from the fourth: words of its stem, box and an option underlined
+    option_grids: bool = False  # every eighth question, from the fifth: short options two to a row in a table's cells
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -170,6 +171,7 @@ class Question:
     open_table: bool = False  # its options' table without rules (its head plain text, each option its cells' words)
     listed: tuple[str, ...] = ()  # lines under the stem at its indent, each opening with a circled digit, no box
     underlined: bool = False  # words of its stem, of its box's lines and of its second option underlined
+    option_grid: bool = False  # its options two to a row, each in a cell of a table (ruled, or not, by its number)
 
     @property
     def printed_stem(self) -> str:
@@ -240,6 +242,10 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
                 found[number - 1] = replace(question, stem=f"{question.stem} {' '.join(marks)}")
             else:
                 found[number - 1] = replace(question, listed=tuple(marks))
+    if house.option_grids:
+        for number in range(5, len(found) + 1, 8):
+            if not (found[number - 1].options_table or found[number - 1].pictures):
+                found[number - 1] = replace(found[number - 1], option_grid=True)
     if house.underlines:
         for number in range(4, len(found) + 1, 5):
             found[number - 1] = replace(found[number - 1], underlined=True)
