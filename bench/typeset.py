@@ -3,7 +3,7 @@ parsed, and scored against the rows: questions found, exact (stem and every opti
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines] [--option-grids]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines] [--option-grids] [--hangul-statements]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -28,7 +28,8 @@ options' run must not be taken from. With ``--covers`` each paper is put behind 
 fourth, has two words of its stem, of each of its box's lines and of its second option underlined, as papers mark the
 words a question turns on ("옳지 않은 것은?"). With ``--option-grids`` every eighth question, from the fifth, whose
 options are short sets them two to a row in a table's cells (ruled in every other such question), as papers align short
-options.
+options. With ``--hangul-statements`` the boxes' statements are labelled 가.-라. (the options "가, 나"), as law and
+licence papers label them, in every house whose options are not labelled 가.-마. themselves.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ HOUSE_SWITCHES = {
     "marked_stems": "circled digits in stems",
     "underlines": "words underlined",
     "option_grids": "options in grids",
+    "hangul_statements": "boxes' statements 가.-라.",
 }
 COVER = ("2025년도 제1회 국가자격시험 문제지", "교시 1교시   문제형별 A   시험과목 ① 형법 ② 형사소송법")
 
@@ -149,6 +151,8 @@ def main() -> None:
                         help="with --random: words of some stems, boxes and options underlined")
     parser.add_argument("--option-grids", action="store_true",
                         help="with --random: some questions' short options two to a row in a table's cells")
+    parser.add_argument("--hangul-statements", action="store_true",
+                        help="with --random: boxes' statements labelled 가.-라. where options are not")
     args = parser.parse_args()
     if args.random:
         switches = {name: getattr(args, name) for name in HOUSE_SWITCHES}

@@ -45,6 +45,11 @@ CASES = [
     # printed at a column's edge and read into another, breaks them now, and the page is read again
     (House("dot", (595, 842), 2, 30, 45, 11, 1.3, 12, 12, True, 12, "circled", False, True, True, True, True, True,
            justified=True, bands=True), 154, SERIF),
+    # a page whose left column reaches the gutter only in its last line, in the foot margin ("...방사하는 분"), level
+    # with the right column's last line: the gutter was put in the free strip's middle, left of that word, which so
+    # went into the right column's line (question 34 lost "분", question 38 gained it)
+    (House("paren", (728, 1031), 2, 24, 36, 10.5, 1.45, 14, 0, False, 6, "circled", True, True, True, False, True,
+           hangul_statements=True), 73, SERIF),
 ]
 
 

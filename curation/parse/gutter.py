@@ -253,7 +253,10 @@ def _in_strip(words: Sequence[Word], body: Sequence[Word], cover: np.ndarray, a:
     middle, pad = (a + b) / 2, _NARROWEST_GUTTER / 2
     near = [w for w in body if w.x0 - pad < middle < w.x1 + pad]
     if not near and not any(w.x0 < middle < w.x1 for w in words):
-        return middle
+        # the right column's lines start at b: words between the middle and b that end lines running on from left of
+        # the strip are the left column's (a last line in the foot margin), and the gutter stands right of them
+        ends = [w.x1 for w in words if middle < w.x0 and w.x1 < b and _ends_a_line(w, words, a)]
+        return (max(ends) + b) / 2 if ends and b - max(ends) >= _NARROWEST_GUTTER else middle
     least = least_covered(cover[a:b], a)
     centre = (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
     if abs(least - centre) < abs(middle - centre):
@@ -261,6 +264,21 @@ def _in_strip(words: Sequence[Word], body: Sequence[Word], cover: np.ndarray, a:
     if near and not any(w.x0 < least < w.x1 for w in body):
         return next((x for x, _, _ in rules_beside(body, drawn) if a <= x <= b), middle)
     return middle
+
+
+def _ends_a_line(word: Word, words: Sequence[Word], left: float) -> bool:
+    """Whether ``word`` ends a line that runs on from left of ``left``, each word within two ems of the next (no
+    page number or running foot centred on the page)."""
+    level = 0.5 * (word.y1 - word.y0)
+    before = [w for w in words if w.x1 <= word.x0 and min(w.y1, word.y1) - max(w.y0, word.y0) > level]
+    edge = word.x0
+    for w in sorted(before, key=lambda w: -w.x1):
+        if edge - w.x1 > 2 * word.size:
+            return False
+        if w.x0 < left:
+            return True
+        edge = w.x0
+    return False
 
 
 def leaves_free(

@@ -66,6 +66,7 @@ class House:
     marked_stems: bool = False  # every ninth question, from the second: ① ② ③ (④) in its stem's text or as its lines
     underlines: bool = False  # every fifth question, from the fourth: words of its stem, box and an option underlined
     option_grids: bool = False  # every eighth question, from the fifth: short options two to a row in a table's cells
+    hangul_statements: bool = False  # with boxes, options not labelled 가.: the box's statements 가.-라., not ㄱ.-ㄹ.
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
@@ -125,6 +126,7 @@ def with_extras(house: House, rnd: random.Random) -> House:
 
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
+SYLLABLES = "가나다라"
 BOX_TITLE = "<보 기>"
 OPTION_HEAD = ("", "(가)", "(나)")
 # Ruled tables as the accounting, statistics and science papers print them: a header row, amounts, a row label over
@@ -198,7 +200,8 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     and under every fourth stem from the first a "<보 기>" of the row's options as ㄱ.-ㄹ. (the options name pairs
     of them), under every fourth from the second a statute's paragraphs ① ② ③ (the next row's options). With
     ``passages``: before questions 3, 8, 13, ... a passage (another row's stem) that it and the next answer."""
-    found = _boxed(questions) if house.boxes else [Question(stem, (), tuple(options)) for stem, options in questions]
+    statements = SYLLABLES if house.hangul_statements and house.labels != "hangul" else JAMO
+    found = _boxed(questions, statements) if house.boxes else [Question(stem, (), tuple(options)) for stem, options in questions]
     if house.passages:
         for number in range(3, len(found), 5):  # questions 3 and 4, 8 and 9, ...
             passage = (f"※ 다음 글을 읽고 {house.printed(number)}번과 {house.printed(number + 1)}번에 답하시오.",
@@ -252,12 +255,13 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     return found
 
 
-def _boxed(questions: list[tuple[str, list[str]]]) -> list[Question]:
+def _boxed(questions: list[tuple[str, list[str]]], statements: str) -> list[Question]:
     found = []
     for number, (stem, options) in enumerate(questions, 1):
         following = questions[number % len(questions)][1]
         if number % 4 == 1:
-            found.append(Question(stem, (BOX_TITLE, *(f"{j}. {o}" for j, o in zip(JAMO, options))), tuple(PAIRS), True))
+            pairs = tuple(pair.translate(str.maketrans(JAMO, statements)) for pair in PAIRS)
+            found.append(Question(stem, (BOX_TITLE, *(f"{j}. {o}" for j, o in zip(statements, options))), pairs, True))
         elif number % 4 == 2:
             found.append(Question(stem, tuple(f"{c} {o}" for c, o in zip(CIRCLED, following[:3])), (*options, following[3])))
         else:
