@@ -9,8 +9,8 @@ CROP_VERSION = "crop-png-grey-1"
 OCR_VERSION = "ocr-regions-rings-vlm-lines-labels-shapes-cutlines-lookalikes-words-terms-specks-tildes-won-scripts-headings-celsius-marks-hyphens-tails-dots-spaces-20"
 # HWP 5 / HWPX paragraphs and tables into lines
 HWP_READER_VERSION = "hwp-lines-4"
-# answer-key readers (text tables, their glyphs printed over themselves read once; image tables, outlines, HWP tables, CSV/XLSX/JSON)
-KEY_READER_VERSION = "keys-6"
+# answer-key readers (text tables: rows, side-by-side blocks, matrices, grids of numbers over answers, pairs; their glyphs printed over themselves read once; image tables, outlines, HWP tables, CSV/XLSX/JSON)
+KEY_READER_VERSION = "keys-7"
 # matching keys (normalised text for dedup and decontamination, never stored)
 MATCH_KEY_VERSION = "key1"
 # exact and MinHash near duplicates

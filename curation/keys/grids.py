@@ -52,6 +52,11 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
         tokens = [t for t in line if not all(g.image.shape[0] < 0.5 * glyph_height for g in t.glyphs)]
         if current is not None and current.kind == "pairs" and _aside(tokens, current, glyph_height):
             continue  # pieces of a broken border or scan noise beside the table, between two of its rows
+        if _broken_matrix_row(tokens):
+            raise InputError(
+                f"{source}, page {page + 1}: a row of the answer matrix holds a cell that is no single circled digit "
+                "(several answers, 전항정답), which this reader cannot read from a picture; give the key as CSV/JSON"
+            )
         if (split := _matrix_split(tokens)) is not None:
             cells = split[1]
             if current is None or current.kind != "matrix" or len(cells) != len(current.rows[0]):
@@ -71,17 +76,17 @@ def tables_from_lines(lines: list[list[Token]], page: int, glyph_height: float, 
         elif (unfused := _fused_digits_cut(tokens, current, glyph_height)) is not None:
             current.rows.append(unfused)
         elif tokens:
-            if current is not None and _looks_like_grid_row(tokens, glyph_height):
+            if current is not None and _looks_like_grid_row(tokens, glyph_height) and _spans(tokens, current):
                 raise InputError(
                     f"{source}, page {page + 1}: a row of the answer grid (after {len(current.rows)} rows of "
                     "a table) could not be split into number and answer cells (broken or merged glyphs); "
                     "give the key as CSV/JSON"
                 )
-            if current is not None and len(current.rows) < 2:
-                tables.remove(current)  # one row of narrow glyphs is a title, not a grid
+            if current is not None and current.kind == "pairs" and len(current.rows) < 2:
+                tables.remove(current)  # one row of narrow glyphs is a title, not a grid (a matrix row is one)
             current = None
             pending_labels = [*pending_labels, Label(line, glyph_height)][-MAX_LABELS:]
-    tables = [table for table in tables if len(table.rows) >= 2]
+    tables = [table for table in tables if len(table.rows) >= 2 or table.kind == "matrix"]
     for table in tables:
         _trim_labels(table, glyph_height)
     return tables
@@ -163,6 +168,21 @@ def _matrix_split(tokens: list[Token]) -> tuple[list[Token], list[Token]] | None
         cells.insert(0, token)
     label = tokens[: len(tokens) - len(cells)]
     return (label, cells) if len(cells) >= 5 and label else None
+
+
+def _spans(tokens: list[Token], table: Table) -> bool:
+    """Whether the tokens run across half the table's width at least, as its rows do: a subject's label over the next
+    table ("[제2과목] 재정학", brackets and digits narrow as digits) stands at its left."""
+    left, right = min(t.box[0] for row in table.rows for t in row), max(t.box[2] for row in table.rows for t in row)
+    return max(t.box[2] for t in tokens) - min(t.box[0] for t in tokens) >= 0.5 * (right - left)
+
+
+def _broken_matrix_row(tokens: list[Token]) -> bool:
+    """A KSPO matrix row whose circled digits (five or more) are interrupted by a cell of something else: read from
+    the right, the row would lose its first cells and number the rest from 1."""
+    circled = [all(is_circled(g.image) for g in token.glyphs) for token in tokens]
+    first = circled.index(True) if True in circled else len(circled)
+    return sum(circled) >= 5 and not all(circled[first:])
 
 
 def _looks_like_grid_row(tokens: list[Token], glyph_height: float) -> bool:

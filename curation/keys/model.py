@@ -62,6 +62,8 @@ class AnswerKey(BaseModel):
             for entry in candidates
             if wanted_subject is None or entry.subject is None or _same_subject(entry.subject, wanted_subject)
         ]
+        named = [e for e in found if wanted_subject is not None and subject_key(e.subject or "") == wanted_subject]
+        found = named or found  # 세법개론 asked of a key that holds 관세법개론 too: the one named so
         if not found and wanted_subject is not None:
             # a subject name OCR read with a letter wrong (사회목지실천) still finds its table
             found = [e for e in candidates if _similar_subject(e.subject or "", wanted_subject)]
