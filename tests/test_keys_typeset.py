@@ -5,6 +5,7 @@ same at scale)."""
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -13,9 +14,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from keys import answers_off  # noqa: E402
+from keys import answers_off, as_pictures  # noqa: E402
 from support.typeset_keys import KeyHouse, Table, typeset_key  # noqa: E402
 
+from curation.core.errors import InputError  # noqa: E402
 from curation.keys import read_key  # noqa: E402
 
 
@@ -78,3 +80,25 @@ def test_a_subject_whose_name_holds_another_subjects_name(tmp_path):
     # 세법개론 and 관세법개론 in one matrix: each number asked of 세법개론 is its own row's, not ambiguous
     tables = _tables(5, [(1, "A"), (1, "B")], ["관세법개론", "세법개론"], 20)
     _read_back(tables, _house("matrix"), tmp_path)
+
+
+def test_a_pictured_matrix_with_a_cell_of_two_answers_is_refused_not_misread(tmp_path):
+    # KSPO matrices as pictures, a row holding "①,③": read from the right it was cut at that cell, its block lost
+    # with it, and the next block (1교시 B형) was given form A by its place: 40 answers of form B given for form A
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (make ocr): the key is a picture")
+    tables = _tables(6, [(1, "A"), (1, "B")], ["형법", "형사소송법", "민법"], 20)
+    pictured = as_pictures(typeset_key(tables, _house("matrix"), tmp_path / "key.pdf"), 150)
+    with pytest.raises(InputError, match=r"page 1: a row of the answer matrix holds a cell that is no single circled"):
+        read_key(pictured)
+
+
+def test_a_pictured_pairs_key_with_subjects_under_bracketed_labels_reads_whole(tmp_path):
+    # "[제2과목] 재정학" over the second table, its brackets and digit as narrow as a grid's digits: taken for a grid
+    # row the reader could not split, the key was refused
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (make ocr): the key is a picture")
+    tables = _tables(7, [(1, None)], ["세법학개론", "재정학"], 20)
+    house = _house("pairs", 5, circled=False, label_style=1)
+    key = read_key(as_pictures(typeset_key(tables, house, tmp_path / "key.pdf"), 150))
+    assert answers_off(key, tables) == []

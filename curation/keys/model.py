@@ -165,6 +165,19 @@ def subject_key(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum() and ch not in _DOTS)
 
 
+# A block's heading: a subject name, perhaps after "과목명:", "[제1과목]", "1과목" and in brackets.
+_BLOCK_LABEL = re.compile(r"^[\[【〈<(]?(?:과목명?[:：]|제?\d+과목)?[\]】〉>):：.]*([가-힣·ㆍ･()]{2,40}?)[\]】〉>]?$")
+_NOT_SUBJECT = re.compile(r"정답|답안|시험|교시|문항|번호|책형|형별|[A-Z]형|^과목$")
+
+
+def subject_in_label(text: str) -> str | None:
+    """The subject a label line over a key's table names (``운동생리학``, ``[제2과목] 재정학``, ``과목명: 상법``),
+    spaces taken out (OCR spaces the letters of a picture's words), or None for a line that names none."""
+    squashed = re.sub(r"\s+", "", unicodedata.normalize("NFC", text))
+    label = _BLOCK_LABEL.match(squashed)
+    return label.group(1) if label and not _NOT_SUBJECT.search(label.group(1)) else None
+
+
 _DOTS = "ㆍᆞ·・‧"  # middle dots; ㆍ (U+318D) counts as a letter to isalnum
 
 

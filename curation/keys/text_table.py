@@ -20,7 +20,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from curation.keys.model import KeyEntry, normalise_form, read_answer_cell
+from curation.keys.model import KeyEntry, normalise_form, read_answer_cell, subject_in_label
 from curation.keys.rows import Row
 from curation.readers.words import Word
 
@@ -32,9 +32,6 @@ _FORM_HEAD = re.compile(r"^(?P<form>[A-Z]|홀수|짝수|[①-⑨])형$")
 _SESSION = re.compile(r"(\d+)\s*교\s*시")
 _FORM_IN_TEXT = re.compile(r"(?<![가-힣A-Za-z])([A-Z]|홀수|짝수|[①-⑨])\s*형")
 _SUBJECT_TITLE = re.compile(r"^([가-힣·ㆍ･()]{2,}?)\s*정답$")
-# A block's heading: a subject name, perhaps after "과목명:", "[제1과목]", "1과목" and in brackets.
-_BLOCK_LABEL = re.compile(r"^[\[【〈<(]?(?:과목명?\s*[:：]|제?\d+\s*과목)?[\]】〉>):：.\s]*([가-힣·ㆍ･ ()]{2,30}?)[\]】〉>]?$")
-_NOT_SUBJECT = re.compile(r"정답|답안|시험|교시|문항|번호|책형|형별|[A-Z]형|^과\s*목$")
 _CELL_NUMBER = re.compile(r"\d{1,3}")
 PAIRS_TO_START = 3  # a block opens with a full row; only its last row may hold fewer pairs
 
@@ -281,5 +278,5 @@ def _update_context(row: Row, context: Context) -> None:
         context.form = forms.pop()
     if match := _SUBJECT_TITLE.match(_norm(text)):
         context.subject = match.group(1)
-    elif (label := _BLOCK_LABEL.match(text.strip())) and not _NOT_SUBJECT.search(label.group(1)):
-        context.label = _norm(label.group(1))
+    elif (subject := subject_in_label(text)) is not None:
+        context.label = subject
