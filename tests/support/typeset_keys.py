@@ -206,20 +206,29 @@ def _heading(session: int | None, form: str | None) -> str:
     return " ".join(part for part in (f"{session}교시" if session else "", f"{form}형" if form else "") if part)
 
 
-def _pairs(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
-    width = (PAGE[0] - 2 * MARGIN) / house.per_row
+def _blocks(sheet: _Sheet, tables: list[Table], house: KeyHouse, print_row, row_height: float) -> None:
+    """A block per session and form under its heading, each subject's rows under its label, ``per_row`` numbers a
+    row, each printed by ``print_row`` (``row_height`` tall)."""
     for (session, form), group in _groups(tables).items():
-        sheet.room(3 * ROW)
+        sheet.room(2 * row_height + ROW)
         sheet.text(_heading(session, form))
         for index, table in enumerate(group, 1):
             sheet.room(2 * ROW + 20)
             sheet.text(house.label(table.subject, index), size=10)
             numbered = table.numbered()
             for start in range(0, len(numbered), house.per_row):
-                row = numbered[start : start + house.per_row]
-                texts = [text for number, answers in row for text in (str(number), house.cell(answers))]
-                sheet.cells(texts, [0.4 * width, 0.6 * width] * len(row), greys=set(range(0, len(texts), 2)))
+                print_row(numbered[start : start + house.per_row])
             sheet.gap()
+
+
+def _pairs(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+    width = (PAGE[0] - 2 * MARGIN) / house.per_row
+
+    def print_row(row: list[tuple[int, tuple[int, ...] | None]]) -> None:
+        texts = [text for number, answers in row for text in (str(number), house.cell(answers))]
+        sheet.cells(texts, [0.4 * width, 0.6 * width] * len(row), greys=set(range(0, len(texts), 2)))
+
+    _blocks(sheet, tables, house, print_row, ROW)
 
 
 def _rows(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
@@ -277,18 +286,12 @@ def _matrix(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
 
 def _grid(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
     widths = [45] + [(PAGE[0] - 2 * MARGIN - 45) / house.per_row] * house.per_row
-    for (session, form), group in _groups(tables).items():
-        sheet.room(4 * ROW)
-        sheet.text(_heading(session, form))
-        for index, table in enumerate(group, 1):
-            sheet.room(2 * ROW + 20)
-            sheet.text(house.label(table.subject, index), size=10)
-            numbered = table.numbered()
-            for start in range(0, len(numbered), house.per_row):
-                row = numbered[start : start + house.per_row]
-                sheet.room(2 * ROW)
-                numbers, answers = house.grid_heads
-                cut = widths[: len(row) + 1]
-                sheet.cells([numbers, *(str(n) for n, _ in row)], cut, greys=set(range(len(row) + 1)))
-                sheet.cells([answers, *(house.cell(a) for _, a in row)], cut, greys={0})
-            sheet.gap()
+    numbers, answers = house.grid_heads
+
+    def print_row(row: list[tuple[int, tuple[int, ...] | None]]) -> None:
+        sheet.room(2 * ROW)
+        cut = widths[: len(row) + 1]
+        sheet.cells([numbers, *(str(n) for n, _ in row)], cut, greys=set(range(len(row) + 1)))
+        sheet.cells([answers, *(house.cell(a) for _, a in row)], cut, greys={0})
+
+    _blocks(sheet, tables, house, print_row, 1.5 * ROW)
