@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
+from curation.core.errors import InputError
 from curation.keys.circled import read_circled
 from curation.keys.digits import Templates
 from curation.keys.glyphs import Token
 from curation.keys.grids import Table
 from curation.keys.image_text import read_block, read_lines
-from curation.core.errors import InputError
 from curation.keys.model import normalise_form, subject_in_label
 from curation.ocr.rings import is_circled
 
