@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
@@ -56,6 +57,13 @@ def test_a_grid_of_numbers_over_their_answers_ten_to_a_row(label_style, tmp_path
 def test_a_grid_whose_subjects_number_on_twenty_to_a_row(tmp_path):
     tables = _tables(2, [(1, None), (2, None)], ["부동산학개론", "민법및민사특별법"], 40, on=True)
     _read_back(tables, _house("grid", 20, circled=False, label_style=1, on=True), tmp_path)
+
+
+def test_a_grid_whose_numbers_are_set_smaller_than_their_answers(tmp_path):
+    # numbers at 7 pt over answers at 10 pt: a line of small words alone had joined the row under it as a cell
+    # printed on two lines, the numbers and answers read as one row
+    tables = _tables(8, [(1, None)], ["형법", "민법"], 20)
+    _read_back(tables, replace(_house("grid", 10, circled=False), grid_heads=("", ""), number_size=7.0), tmp_path)
 
 
 def test_blocks_side_by_side_headed_by_the_forms_alone(tmp_path):

@@ -12,7 +12,7 @@ import pymupdf
 from curation.core.errors import InputError
 from curation.keys.hwp_table import read_hwp_key
 from curation.keys.model import ALL_ACCEPTED_NOTES, AnswerKey, KeyEntry, status_from_text
-from curation.keys.rows import group_rows, join_wrapped_cells
+from curation.keys.rows import CELL_ROW_MAX, group_rows, join_wrapped_cells
 from curation.keys.tabular import read_csv_key, read_json_key, read_xlsx_key
 from curation.keys.text_table import CellError, read_rows
 from curation.readers.hwp_pictures import hwp_pictures
@@ -128,7 +128,7 @@ def _read_pdf(path: Path, document: pymupdf.Document, ocr: str) -> tuple[str | N
             with _page_read(path, index):
                 page = document[index]
                 texts.append(page.get_text())
-                pages.append(join_wrapped_cells(group_rows(spaced_words(page))))
+                pages.append(join_wrapped_cells(group_rows(spaced_words(page), pieces=CELL_ROW_MAX)))
         try:
             per_page = read_rows(pages) if ocr != "always" else [[] for _ in pages]
         except CellError as exc:

@@ -25,10 +25,12 @@ class Row:
         return max(word.y1 for word in self.words)
 
 
-def group_rows(words: list[Word]) -> list[Row]:
+def group_rows(words: list[Word], *, pieces: int | None = None) -> list[Row]:
     """Rows top to bottom. A word joins a row when at least half its height overlaps the row's core band
     (the band of its tallest word), so a cell printed on two short lines (``①②`` over ``③④``) stays
-    in its row while the next row does not chain in."""
+    in its row while the next row does not chain in. A line of small words joins the row it sticks out of,
+    unless it holds more than ``pieces`` words (a text layer's words, not a picture's glyphs): a grid's
+    numbers set smaller than their answers under them are a row."""
     rows: list[tuple[float, float, list[Word]]] = []
     small = 0.8 * _median_height(words)
     # Tallest first: a row's band comes from its tallest word (a circled digit's ring, not a jamo of the
@@ -42,9 +44,12 @@ def group_rows(words: list[Word]) -> list[Row]:
         else:
             rows.append((word.y0, word.y1, [word]))
     rows.sort(key=lambda row: row[0])
-    full = [row for row in rows if any(w.height >= small for w in row[2])]
+    def a_row(members: list[Word]) -> bool:
+        return any(w.height >= small for w in members) or (pieces is not None and len(members) > pieces)
+
+    full = [row for row in rows if a_row(row[2])]
     for top, bottom, members in rows:
-        if full and all(w.height < small for w in members):
+        if full and not a_row(members):
             centre = (top + bottom) / 2
             nearest = min(full, key=lambda row: abs((row[0] + row[1]) / 2 - centre))
             if abs((nearest[0] + nearest[1]) / 2 - centre) <= 2 * small:

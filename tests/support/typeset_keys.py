@@ -63,6 +63,7 @@ class KeyHouse:
     label_style: int  # how a block names its subject: "형법", "[제1과목] 형법", "과목명: 형법"
     numbering_on: bool  # a session's subjects number on from the one before (pairs, grid)
     grid_heads: tuple[str, str] = ("번호", "정답")  # what heads a grid's rows of numbers and of answers
+    number_size: float = 10.0  # the type size of a grid's numbers (its answers: 10 pt)
 
     def cell(self, answers: tuple[int, ...] | None) -> str:
         if answers is None:
@@ -170,13 +171,13 @@ class _Sheet:
         _print(self.page, x, self.y + size, text, size)
         self.y += size + 8
 
-    def cells(self, texts: list[str], widths: list[float], greys: set[int] = frozenset()) -> None:
+    def cells(self, texts: list[str], widths: list[float], greys: set[int] = frozenset(), most: float = 10.0) -> None:
         self.room(ROW)
         x = MARGIN
         for k, (text, width) in enumerate(zip(texts, widths)):
             rect = pymupdf.Rect(x, self.y, x + width, self.y + ROW)
             self.page.draw_rect(rect, color=(0, 0, 0), fill=GREY if k in greys else None, width=0.5)
-            size = min(10.0, 10.0 * (width - 8) / max(_width(text, 10.0), 1.0))  # a cell pads its text 4 pt a side
+            size = min(most, 10.0 * (width - 8) / max(_width(text, 10.0), 1.0))  # a cell pads its text 4 pt a side
             left = x + (width - _width(text, size)) / 2
             _print(self.page, left, self.y + 13, text, size)
             x += width
@@ -291,7 +292,7 @@ def _grid(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
     def print_row(row: list[tuple[int, tuple[int, ...] | None]]) -> None:
         sheet.room(2 * ROW)
         cut = widths[: len(row) + 1]
-        sheet.cells([numbers, *(str(n) for n, _ in row)], cut, greys=set(range(len(row) + 1)))
+        sheet.cells([numbers, *(str(n) for n, _ in row)], cut, greys=set(range(len(row) + 1)), most=house.number_size)
         sheet.cells([answers, *(house.cell(a) for _, a in row)], cut, greys={0})
 
     _blocks(sheet, tables, house, print_row, 1.5 * ROW)
