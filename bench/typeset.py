@@ -1,9 +1,10 @@
 """Real exam questions (KMMLU rows) typeset as papers in the house layouts (tests/support/typeset_papers.py),
-parsed, and scored against the rows: questions found, exact (stem and every option, whitespace aside), and items
+parsed, and scored against the rows: questions found, exact (stem and every option, whitespace aside), exact items
+whose reading confidence is below 1 (doubted: review sees them first, ``curation.parse.reading``), and items
 whose image flag is wrong (``has_image`` where no figure is set under the stem and its options are no pictures, or the
 other way).
 
-    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines] [--option-grids] [--hangul-statements]]
+    PYTHONPATH=. python bench/typeset.py [--per-paper 40] [--rows 400] [--random N --seed S [--headings] [--extras] [--table-options [--open-tables [--cells-at-top]]] [--justified] [--bands] [--pictures] [--formulas] [--browser] [--numbering dot|mun|paren|bracket] [--restart] [--marked-stems] [--covers] [--underlines] [--option-grids] [--hangul-statements] [--references] [--passage-openings]]
 
 Prints one row per house layout; with ``--random``, one row for N papers each in a house drawn at random
 (``random_house``) from its own slice of all the rows, and each paper with a question off, its house named. A paper
@@ -29,7 +30,11 @@ fourth, has two words of its stem, of each of its box's lines and of its second 
 words a question turns on ("옳지 않은 것은?"). With ``--option-grids`` every eighth question, from the fifth, whose
 options are short sets them two to a row in a table's cells (ruled in every other such question), as papers align short
 options. With ``--hangul-statements`` the boxes' statements are labelled 가.-라. (the options "가, 나"), as law and
-licence papers label them, in every house whose options are not labelled 가.-마. themselves.
+licence papers label them, in every house whose options are not labelled 가.-마. themselves. With ``--references`` every fourth question, from the
+third, has an option that names earlier ones (its last, or in every other such question of five options its fourth) ("①과 ③ 모두 옳다", "①, ②, ③ 모두 옳지 않다", "② ③ 모두 해당한다"), in
+the house's labels, as papers offer "all of the above": circled digits inside an option that are no markers. With
+``--passage-openings`` (on houses that set shared passages) the passages name the questions they serve in turn as
+"※ ... 3번과 4번에 답하시오.", "[3～4] ...", "※ ... 답하시오. (3～4)", "※ [문 3～문 4] ..." and "...답하시오.[3-4]".
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ import argparse
 import random
 import sys
 import tempfile
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -77,17 +83,30 @@ HOUSE_SWITCHES = {
     "underlines": "words underlined",
     "option_grids": "options in grids",
     "hangul_statements": "boxes' statements 가.-라.",
+    "references": "options naming other options",
+    "passage_openings": "passages naming their questions in five ways",
 }
 COVER = ("2025년도 제1회 국가자격시험 문제지", "교시 1교시   문제형별 A   시험과목 ① 형법 ② 형사소송법")
 
 
+@dataclass
+class Scored:
+    """One typeset paper parsed back."""
+
+    found: int = 0  # questions found
+    exact: int = 0
+    rejects: int = 0
+    off: list[str] = field(default_factory=list)  # numbers of the questions not exact
+    silent: int = 0  # questions lost silently: neither an item nor a reject
+    images: list[str] = field(default_factory=list)  # numbers said to have an image where none is set, or the other way
+    doubted: Counter = field(default_factory=Counter)  # exact items whose reading confidence is below 1, by confidence
+
+
 def score(
     questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None, cover: bool = False
-) -> tuple[int, int, int, list[str], int, list[str]]:
-    """(questions found, exact, rejects, numbers off, questions lost silently: neither an item nor a reject, numbers
-    of the items said to have an image where none is set or not where one is) for one typeset paper, set under
-    ``headings`` (number -> the subject heading set before it); printed by the browser in ``font`` where one is
-    given; with ``cover``, behind a Q-Net cover with numbered instructions."""
+) -> Scored:
+    """One typeset paper, set under ``headings`` (number -> the subject heading set before it), parsed back; printed by
+    the browser in ``font`` where one is given; with ``cover``, behind a Q-Net cover with numbered instructions."""
     if font is None:
         paper = typeset(questions, house, path, headings=headings)
     else:
@@ -97,14 +116,14 @@ def score(
     try:
         result = parse_paper(paper)
     except InputError:
-        return 0, 0, 0, ["refused"], 0, []
+        return Scored(off=["refused"])
     # An item is found by its subject and number: numbering may start again under the second heading.
     items = {(item.subject if headings else None, item.number): item for item in result.items}
     subjects: dict[int, str | None] = {}
     subject = None
     for number in range(1, len(questions) + 1):
         subject = subjects[number] = (headings or {}).get(number, subject)
-    off, images = [], []
+    off, images, doubted = [], [], Counter()
     for number, question in enumerate(as_set(questions, house), 1):
         item = items.get((subjects[number], house.printed(number)))
         options = question.printed_options
@@ -112,6 +131,8 @@ def score(
             same_text(a, b) for a, b in zip(item.options, options)
         ):
             off.append(str(number))
+        elif result.confidence[item.id] < 1:
+            doubted[result.confidence[item.id]] += 1
         if item is not None and item.has_image != bool(question.figure or question.pictures):
             images.append(str(number))
     rejected = {reject.number for reject in result.rejects}  # a reject names no subject: its number stands for both
@@ -119,7 +140,13 @@ def score(
         1 for number in range(1, len(questions) + 1)
         if (subjects[number], house.printed(number)) not in items and house.printed(number) not in rejected
     )
-    return len(items), len(questions) - len(off), len(result.rejects), off, silent, images
+    return Scored(len(items), len(questions) - len(off), len(result.rejects), off, silent, images, doubted)
+
+
+def _doubted(doubted: Counter) -> str:
+    """The exact items doubted, and how many at each confidence (``curation.parse.reading``'s levels)."""
+    found = sum(doubted.values())
+    return f"{found} ({', '.join(f'{level}: {n}' for level, n in sorted(doubted.items()))})" if found else "0"
 
 
 def main() -> None:
@@ -153,6 +180,10 @@ def main() -> None:
                         help="with --random: some questions' short options two to a row in a table's cells")
     parser.add_argument("--hangul-statements", action="store_true",
                         help="with --random: boxes' statements labelled 가.-라. where options are not")
+    parser.add_argument("--passage-openings", action="store_true",
+                        help="with --random: shared passages name their questions in five ways, in turn")
+    parser.add_argument("--references", action="store_true",
+                        help="with --random: some questions' last option names earlier ones (①과 ③ 모두 옳다)")
     args = parser.parse_args()
     if args.random:
         switches = {name: getattr(args, name) for name in HOUSE_SWITCHES}
@@ -161,19 +192,22 @@ def main() -> None:
         return
     rows = kmmlu_rows(KMMLU)[: args.rows]
     table = Table(title=f"{len(rows)} KMMLU rows typeset as papers of {args.per_paper}, parsed back")
-    for col in ("house layout", "questions", "found", "exact", "share", "rejects", "image wrong", "off (paper: numbers)"):
+    for col in ("house layout", "questions", "found", "exact", "share", "rejects", "image wrong", "exact, doubted",
+                "off (paper: numbers)"):
         table.add_column(col, justify="left" if col in ("house layout", "off (paper: numbers)") else "right")
     with tempfile.TemporaryDirectory() as tmp:
         for name, house in HOUSES.items():
             found = exact = rejects = images = 0
+            doubted = Counter()
             off = []
             for start in range(0, len(rows), args.per_paper):
                 got = score(rows[start : start + args.per_paper], house, Path(tmp) / f"{start}.pdf")
-                found, exact, rejects, images = found + got[0], exact + got[1], rejects + got[2], images + len(got[5])
-                if got[3]:
-                    off.append(f"{start // args.per_paper}: {','.join(got[3])}")
+                found, exact, rejects = found + got.found, exact + got.exact, rejects + got.rejects
+                images, doubted = images + len(got.images), doubted + got.doubted
+                if got.off:
+                    off.append(f"{start // args.per_paper}: {','.join(got.off)}")
             table.add_row(name, str(len(rows)), str(found), str(exact), f"{exact / len(rows):.1%}", str(rejects),
-                          str(images), "; ".join(off))
+                          str(images), _doubted(doubted), "; ".join(off))
     Console(width=180).print(table)
 
 
@@ -191,7 +225,8 @@ def random_houses(
 ) -> None:
     rnd = random.Random(seed)
     rows = kmmlu_rows(KMMLU)
-    questions = found = exact = rejects = silent = untypeset = images = 0
+    questions = untypeset = 0
+    total = Scored()
     off = []
     headings = {1: "제1과목 형법", per_paper // 2 + 1: "제2과목 형사소송법"} if with_headings else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -209,11 +244,12 @@ def random_houses(
                 untypeset += 1
                 continue
             questions += per_paper
-            found, exact, rejects, silent = found + got[0], exact + got[1], rejects + got[2], silent + got[4]
-            images += len(got[5])
-            if got[3] or got[5]:
-                pictured = f" (image: {','.join(got[5])})" if got[5] else ""
-                off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got[3])}{pictured}")
+            total = Scored(total.found + got.found, total.exact + got.exact, total.rejects + got.rejects,
+                           total.off + got.off, total.silent + got.silent, total.images + got.images,
+                           total.doubted + got.doubted)
+            if got.off or got.images:
+                pictured = f" (image: {','.join(got.images)})" if got.images else ""
+                off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got.off)}{pictured}")
     under = (", under two subject headings" if with_headings else "") + (", figures, listings, tables" if extras else "")
     under += "".join(f", {HOUSE_SWITCHES[name]}" for name, on in switches.items() if on)
     under += ", printed by Chromium" if browser else ""
@@ -222,10 +258,11 @@ def random_houses(
     under += ", behind a cover" if covers else ""
     table = Table(title=f"{papers} papers in houses drawn at random (seed {seed}), {per_paper} KMMLU rows each{under}")
     for col in ("typeset", "not typeset", "questions", "found", "exact", "share", "rejects", "lost silently",
-                "image wrong"):
+                "image wrong", "exact, doubted"):
         table.add_column(col, justify="right")
-    table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(found), str(exact),
-                  f"{exact / questions:.1%}" if questions else "", str(rejects), str(silent), str(images))
+    share = f"{total.exact / questions:.1%}" if questions else ""
+    table.add_row(str(papers - untypeset), str(untypeset), str(questions), str(total.found), str(total.exact), share,
+                  str(total.rejects), str(total.silent), str(len(total.images)), _doubted(total.doubted))
     Console(width=180).print(table)
     for line in off:
         print(line)

@@ -3,11 +3,14 @@ of papers that circle their options, on one-column papers typeset here with PyMu
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import realdata_path
-from support.typeset_papers import House, kmmlu_rows
+from support.typeset_papers import HOUSES, House, kmmlu_rows
+from support.typeset_papers import typeset as typeset_paper
 from test_parse_layouts import options, plain, typeset
-from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back
+from test_parse_typeset import HEADINGS, PER_PAPER, assert_parses_back, questions_off
 
 from curation.parse.paper import parse_paper
 
@@ -78,3 +81,20 @@ def test_a_wrapped_sentence_end_under_a_question_across_the_page_is_no_label(tmp
                   True, justified=True, bands=True, pictures=True)
     questions = kmmlu_rows(realdata_path("kmmlu"))[455 : 455 + PER_PAPER]
     assert_parses_back(questions, house, tmp_path / "paper.pdf", HEADINGS)
+
+
+
+@pytest.mark.parametrize("house", [HOUSES["two columns, A4, 1), boxes, shared passages"], HOUSES["two columns, A4"]])
+def test_an_option_that_names_other_options_holds_their_digits_as_text(tmp_path, house):
+    """Every fourth question's last or fourth option names earlier ones ("①과 ③ 모두 옳다", "①, ②, ③ 모두 옳지
+    않다", "② ③ 모두 해당한다"): circled digits inside an option's text, after a word's space, are no stray markers,
+    so the pages holding them keep the paper's invariants: every item as printed, at full reading confidence (they
+    had all been queued first for review as faulty, 0.3 and 0.7; a page where most questions name options was left
+    out)."""
+    house = replace(house, references=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[:PER_PAPER]
+    result = parse_paper(typeset_paper(questions, house, tmp_path / "paper.pdf"))
+    items = {item.number: item for item in result.items}
+    assert sorted(items) == list(range(1, PER_PAPER + 1)) and not result.rejects
+    assert questions_off(items, questions, house) == []
+    assert set(result.confidence.values()) == {1.0}

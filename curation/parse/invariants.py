@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from curation.parse.blocks import Block
+from curation.parse.blocks import Block, Marker
 from curation.parse.furniture import PageText
 from curation.parse.non_questions import segment_paper
 from curation.parse.question_start import printed_numbers
@@ -93,17 +93,43 @@ def option_faults(block: Block, options: int) -> int:
     """1 when a question's markers from its first option on are not exactly its run (a marker of another
     question read into it, a marker glyph inside an option) or it holds two runs printed as options, else 0."""
     run = block.best_run(options)
-    if [m.value for m in block.markers if m.index >= run[0].index] != [m.value for m in run]:
+    references = _references(block, run)
+    if [m.value for m in block.markers if m.index >= run[0].index and m.index not in references] != [
+        m.value for m in run
+    ]:
         return 1
     if block.printed_runs(options) > 1:
         return 1
-    starts = {m.index for m in run}
+    starts = {m.index for m in run} | references
     tokens = block.tokens[run[0].index :]
     stray = any(
         (value := circled_value(word.text)) is not None and value <= 5 and run[0].index + k not in starts
         for k, (word, _) in enumerate(tokens)
     )
     return int(stray)
+
+
+def _references(block: Block, run: Sequence[Marker]) -> set[int]:
+    """The token indices of circled digits inside an option's text that name an earlier option ("④ ①과 ③ 모두",
+    "⑤ ①, ②, ③ 모두 옳다"): within the option's line, after a word's space rather than a wide gap, and lower than the
+    option's own marker. Another question's options read in would open a line or stand a gap apart."""
+    found: set[int] = set()
+    if not run:
+        return found
+    opening = {m.index: m.value for m in run}
+    own = 0
+    for index in range(run[0].index, len(block.tokens)):
+        word, line = block.tokens[index]
+        if index in opening:
+            own = opening[index]
+            continue
+        value = circled_value(word.text)
+        if value is None or value >= own or block.tokens[index - 1][1] != line:
+            continue
+        before = block.tokens[index - 1][0]
+        if word.x0 - before.x1 <= 0.8 * word.size:
+            found.add(index)
+    return found
 
 
 def suspect_pages(seg: Segmented, pages: Sequence[PageText], markerless: bool) -> set[int]:

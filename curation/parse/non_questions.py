@@ -108,7 +108,8 @@ def _paragraph(lines: Sequence[Line]) -> list[Line]:
 
 
 def set_aside_notes(path: Path, seg: Segmented) -> list[str]:
-    """The lines that say a paper's numbered instructions and closing notice were set aside, if any."""
+    """The lines that say a paper's numbered instructions and closing notice were set aside, and which passages that
+    say questions answer them are in no item, if any."""
     return [
         f"{path.name}: page {blocks[0].lines[0].page + 1}: the lines numbered 1-{len(blocks)} {where} hold no "
         f"options: read as the paper's {what}, not as questions"
@@ -117,4 +118,8 @@ def set_aside_notes(path: Path, seg: Segmented) -> list[str]:
             (seg.closing_notice, "after its questions", "closing notice"),
         )
         if blocks
+    ] + [
+        f"{path.name}: page {lines[0].page + 1}: the passage \"{lines[0].text[:40]}\" names no question printed after "
+        f"it, so it is in no item: add it to the stems of the questions it serves by hand"
+        for lines in seg.unserved
     ]

@@ -1,5 +1,5 @@
 """A shared passage: the material printed between two questions for the questions it names ("※ 다음 자료를 이용하여
-31번과 32번에 답하시오." over a company's figures, "[1～3] 다음 글을 읽고 물음에 답하시오." over a text). Each question it
+31번과 32번에 답하시오." over a company's figures, "[1～3] 다음 글을 읽고 물음에 답하시오." or "※ 다음 글을 읽고 물음에 답하시오. (1～3)" over a text). Each question it
 names carries it before its own stem: without it the question cannot be answered.
 
 A passage serves the questions its opening sentence names, and only when the first of them is the question printed
@@ -14,8 +14,9 @@ from typing import Sequence
 
 from curation.readers.words import Line
 
-# The opening sentence: up to its first "...시오" ("답하시오", "고르시오"), or its first two lines.
-_SENTENCE = re.compile(r"^.*?시오")
+# The opening sentence: up to its first "...시오" ("답하시오", "고르시오") and the numbers some papers set after it in
+# brackets ("답하시오. (3～4)"), or its first two lines.
+_SENTENCE = re.compile(r"^.*?시오(?:\s*\.?\s*[\[(<〈【〔]\s*(?:문\s*)?\d[^\])>〉】〕]{0,16}[\])>〉】〕])?")
 _RANGE = re.compile(r"(\d{1,3})\s*번?\s*\.?\s*[~∼～\-–]\s*(?:문\s*)?(\d{1,3})")
 # "31번과 32번", "물음 23과 24", "5, 6, 7번", "문 8 및 문 9": numbers joined as a list; or one "31번".
 _LISTED = re.compile(
@@ -43,6 +44,14 @@ def served_numbers(lines: Sequence[Line]) -> frozenset[int]:
     if not numbers or max(numbers) - min(numbers) > MAX_SERVED:
         return frozenset()
     return frozenset(numbers)
+
+
+def announces_questions(lines: Sequence[Line]) -> bool:
+    """Whether a passage's opening sentence says questions answer it ("다음 글을 읽고 물음에 답하시오"), as an
+    instruction for every question ("각 문제의 보기 중에서 ... 고르시오") does not."""
+    text = " ".join(line.text for line in lines[:2])
+    sentence = found.group() if (found := _SENTENCE.match(text)) else ""
+    return "답하시오" in sentence.replace(" ", "")
 
 
 def opened(lines: list[Line]) -> Passage:

@@ -31,7 +31,7 @@ from typing import Sequence
 from curation.parse.blocks import MAX_OPTIONS, Block
 from curation.parse.column_edges import column_edges, option_indent, option_wraps
 from curation.parse.line_relations import continues, opens_another_column, runs_on
-from curation.parse.passages import Passage, opened, serves
+from curation.parse.passages import Passage, announces_questions, opened, serves
 from curation.parse.question_start import START, question_start
 from curation.readers.words import Line, Word, circled_value
 
@@ -67,6 +67,7 @@ class Segmented:
     notices: list[Block] = field(default_factory=list)
     instructions: list[Block] = field(default_factory=list)
     closing_notice: list[Block] = field(default_factory=list)
+    unserved: list[list[Line]] = field(default_factory=list)  # passages in no item (``passages.announces_questions``)
 
 
 def _key(text: str) -> str:
@@ -151,6 +152,7 @@ def segment(
     # options), everything up to the next number is that passage: a centred line in it is no heading.
     passage: list[Line] | None = None  # the lines of the passage being read
     serving: Passage | None = None  # the passage the questions being read answer
+    unserved: list[list[Line]] = []  # passages that say they serve questions but name none printed after them
     part = 0
 
     def open_block(number: int, line: Line, skip: int, first: Word | None) -> Block:
@@ -162,6 +164,8 @@ def segment(
             serving, passage = opened(passage), None
         if serves(serving, number, after_passage):
             block.passage = serving.lines
+        elif after_passage and serving is not None and announces_questions(serving.lines):
+            unserved.append(serving.lines)
         else:
             serving = None
         heading_since_last = False
@@ -358,7 +362,7 @@ def segment(
     close(cur)
     runs = Counter(min(len(b.best_run(MAX_OPTIONS)), MAX_OPTIONS) for b in blocks)
     options = runs.most_common(1)[0][0] if runs else MAX_OPTIONS
-    return Segmented(blocks, incomplete, options)
+    return Segmented(blocks, incomplete, options, unserved=unserved)
 
 
 def closes(line: Line, body_size: float) -> bool:

@@ -67,9 +67,15 @@ class House:
     underlines: bool = False  # every fifth question, from the fourth: words of its stem, box and an option underlined
     option_grids: bool = False  # every eighth question, from the fifth: short options two to a row in a table's cells
     hangul_statements: bool = False  # with boxes, options not labelled 가.: the box's statements 가.-라., not ㄱ.-ㄹ.
+    passage_openings: bool = False  # with passages: the numbers they serve named as papers name them, in turn
+    references: bool = False  # every fourth question, from the third: an option names earlier ones ("①과 ③ 모두")
 
     def label(self, k: int) -> str:
         return {"circled": CIRCLED[k], "hangul": f"{HANGUL_LABELS[k]}.", "paren": f"({k + 1})"}[self.labels]
+
+    def reference(self, k: int) -> str:
+        """The ``k``-th option as another option's text names it: ①, 가, (1)."""
+        return self.label(k).rstrip(".")
 
     def printed(self, n: int) -> int:
         """The number the ``n``-th question prints."""
@@ -124,6 +130,12 @@ def with_extras(house: House, rnd: random.Random) -> House:
     return replace(house, figures=rnd.random() < 2 / 3, code=rnd.random() < 2 / 3, tables=rnd.random() < 2 / 3)
 
 
+# How a shared passage names the questions it serves: before its sentence, after it, as a list.
+PASSAGE_OPENINGS = ("※ 다음 글을 읽고 {0}번과 {1}번에 답하시오.", "[{0}～{1}] 다음 글을 읽고 물음에 답하시오.",
+                    "※ 다음 글을 읽고 물음에 답하시오. ({0}～{1})", "※ [문 {0}～문 {1}] 다음 사례를 읽고 답하시오.",
+                    "※ 다음 자료를 보고 물음에 답하시오.[{0}-{1}]")
+# Options that name earlier ones, as papers word them: glued to a particle, after a comma, free between spaces.
+REFERENCES = ("{0}과 {2} 모두 옳다", "{0}, {1}, {2} 모두 옳지 않다", "{1} {2} 모두 해당한다", "{0}, {1} 모두 맞다")
 JAMO = "ㄱㄴㄷㄹ"
 PAIRS = ["ㄱ, ㄴ", "ㄱ, ㄷ", "ㄴ, ㄷ", "ㄴ, ㄹ", "ㄷ, ㄹ"]
 SYLLABLES = "가나다라"
@@ -204,8 +216,9 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
     found = _boxed(questions, statements) if house.boxes else [Question(stem, (), tuple(options)) for stem, options in questions]
     if house.passages:
         for number in range(3, len(found), 5):  # questions 3 and 4, 8 and 9, ...
-            passage = (f"※ 다음 글을 읽고 {house.printed(number)}번과 {house.printed(number + 1)}번에 답하시오.",
-                       questions[(number + 19) % len(questions)][0])
+            forms = PASSAGE_OPENINGS if house.passage_openings else PASSAGE_OPENINGS[:1]
+            opening = forms[(number // 5) % len(forms)].format(house.printed(number), house.printed(number + 1))
+            passage = (opening, questions[(number + 19) % len(questions)][0])
             found[number - 1] = replace(found[number - 1], passage=passage, opens_passage=True)
             found[number] = replace(found[number], passage=passage)
     if house.code:
@@ -249,6 +262,14 @@ def as_set(questions: list[tuple[str, list[str]]], house: House) -> list[Questio
         for number in range(5, len(found) + 1, 8):
             if not (found[number - 1].options_table or found[number - 1].pictures):
                 found[number - 1] = replace(found[number - 1], option_grid=True)
+    if house.references:  # the last option, or in every other such question of five the fourth
+        for number in range(3, len(found) + 1, 4):
+            question = found[number - 1]
+            if not (question.options_table or question.pictures or question.marked or question.option_grid):
+                named = REFERENCES[(number // 4) % len(REFERENCES)].format(*(house.reference(k) for k in range(3)))
+                at = 3 if (number // 4) % 2 else len(question.options) - 1
+                options = (*question.options[:at], named, *question.options[at + 1 :])
+                found[number - 1] = replace(question, options=options)
     if house.underlines:
         for number in range(4, len(found) + 1, 5):
             found[number - 1] = replace(found[number - 1], underlined=True)
