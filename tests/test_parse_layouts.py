@@ -211,18 +211,26 @@ def test_a_page_no_reading_fits_becomes_rejects_and_the_next_page_starts_clean(t
 
 
 def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
-    """Items read cleanly carry 1.0; a question whose options repeat a marker (a misprint: ① ② ③ ③ ④) less,
-    the other questions of its page (kept as read: no reading fixes a misprint) less than clean ones, and the
-    questions of a page that needed another reading (a full-width question between two columns) a little less:
-    review sees them first."""
+    """Items read cleanly carry 1.0; a question whose options repeat a marker (a misprint: ① ② ③ ③ ④) less; the
+    other questions of its page (kept as read: no reading fixes a misprint) less than clean ones where the page breaks
+    the invariants more than once (two misprints), as they would if it were read out of order, and not for one break,
+    which is its question's; the questions of a page that needed another reading (a full-width question between two
+    columns) a little less: review sees them first."""
     from curation.parse import parse
     from curation.parse.reading import FAULTY_OPTIONS, FAULTY_PAGE, REREAD
 
-    misprint = [(0, "4. 다음 중 옳은 것은?"), (8, "① 가"), (8, "② 나"), (8, "③ 다"), (8, "③ 라"), (8, "④ 마"), (8, "⑤ 바")]
-    paper = typeset(tmp_path / "misprint.pdf", [plain(1), plain(2), plain(3), misprint, plain(5), plain(6)])
+    def misprint(number: int) -> list[tuple[float, str]]:
+        return [(0, f"{number}. 다음 중 옳은 것은?"), (8, "① 가"), (8, "② 나"), (8, "③ 다"), (8, "③ 라"), (8, "④ 마"),
+                (8, "⑤ 바")]
+
+    paper = typeset(tmp_path / "misprint.pdf", [plain(1), plain(2), plain(3), misprint(4), plain(5), plain(6)])
+    items = parse(paper)[0].items
+    assert {item.number: item.provenance.reading for item in items} == {n: FAULTY_OPTIONS if n == 4 else 1.0
+                                                                         for n in range(1, 7)}
+    paper = typeset(tmp_path / "misprints.pdf", [plain(1), misprint(2), plain(3), misprint(4), plain(5), plain(6)])
     items = parse(paper)[0].items
     assert {item.number: item.provenance.reading for item in items} == {
-        1: FAULTY_PAGE, 2: FAULTY_PAGE, 3: FAULTY_PAGE, 4: FAULTY_OPTIONS, 5: FAULTY_PAGE, 6: FAULTY_PAGE
+        1: FAULTY_PAGE, 2: FAULTY_OPTIONS, 3: FAULTY_PAGE, 4: FAULTY_OPTIONS, 5: FAULTY_PAGE, 6: FAULTY_PAGE
     }
     doc = pymupdf.open()
     two_column_page(doc, [short(n) for n in range(1, 7)], [short(7), short(8)])

@@ -71,6 +71,22 @@ def test_short_options_set_in_a_tables_cells_two_to_a_row_are_the_options(house,
 
 
 @pytest.mark.realdata
+def test_a_statutes_four_paragraphs_at_the_stems_indent_leave_the_page_unfaulted(tmp_path):
+    """Question 20 quotes ① ② ③ ④ as lines of their own at the stem's indent, 4 pt right of the options' (within
+    the tolerance that has a run count as printed at the option indent): a second full run printed as options,
+    but not at its options' x, so it is the stem's, not another question's options read in. Every item comes out at
+    full reading confidence (its page had been kept as breaking the invariants: question 20 at 0.3, the page's
+    other items at 0.7)."""
+    house = House("dot", (595, 842), 2, 24, 40, 10.5, 1.45, 12, 8, False, 9, marked_stems=True)
+    questions = kmmlu_rows(realdata_path("kmmlu"))[:PER_PAPER]
+    result = parse_paper(typeset(questions, house, tmp_path / "paper.pdf"))
+    items = {item.number: item for item in result.items}
+    assert questions_off(items, questions, house) == [] and not result.rejects
+    assert len(as_set(questions, house)[19].listed) == 4
+    assert set(result.confidence.values()) == {1.0}
+
+
+@pytest.mark.realdata
 def test_a_last_page_whose_short_right_column_ends_the_question_it_continues_is_read_in_columns(tmp_path):
     """Three subjects under their headings; the last page's right column holds only the last two options of
     the paper's last question, level with the options of the question the page continues: read as one column,

@@ -20,6 +20,8 @@ from curation.readers.words import Line, Word, circled_value
 
 MIN_OPTIONS = 4
 MAX_OPTIONS = 5
+# Markers set by one rule of a house stand this close (points): a question's options, and another's read into it.
+_SAME_X = 1.0
 _HANGUL = re.compile(r"[가-힣]")
 _WORD_FINAL = set("을를은는이가의에게와과도로며고서다면만한할된될및등")
 # A word that is a particle alone (or the copula), which written Korean sets against what it follows.
@@ -127,16 +129,19 @@ class Block:
         return self._best[want]
 
     def printed_runs(self, want: int) -> int:
-        """How many complete runs printed as options the block holds, sharing no marker: more than one is another
-        question's options read into it (a statute's ① ② ③ indented just past the options runs on into their
-        ④ ⑤, and is none)."""
+        """How many complete runs printed as options the block holds, sharing no marker, at the x of its last such
+        run: more than one is another question's options read into it (a statute's ① ② ③ indented just past the
+        options runs on into their ④ ⑤, and is none; a statute's ① ② ③ ④ quoted at the stem's indent, near the
+        options' but not at it, is the stem's)."""
         held: set[int] = set()
         count = 0
+        at: float | None = None
         for run in reversed(self._runs(want)):
             indices = {m.index for m in run}
             if len(run) >= MIN_OPTIONS and not indices & held and self._as_options(run):
                 held |= indices
-                count += 1
+                at = run[0].offset if at is None else at
+                count += abs(run[0].offset - at) <= _SAME_X
         return count
 
     @property

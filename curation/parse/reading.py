@@ -55,13 +55,15 @@ class Reading:
     seg: Segmented
     chosen: dict[int, str] = field(default_factory=dict)  # page index -> the reading taken, where not the first
     lost: dict[int, list[tuple[int, Line]]] = field(default_factory=dict)  # page left out -> its numbered lines
-    faulty: set[int] = field(default_factory=set)  # pages kept as read although they break the invariants
+    # Pages kept as read although they break the invariants more than once: one break is one question's (a misprinted
+    # run, which its own confidence shows), no sign that the page is read out of order.
+    faulty: set[int] = field(default_factory=set)
 
     def confidence(self, block: Block, gap: bool) -> float:
         """How far the invariants vouch for a question's reading, 0..1 (1: nothing broke), the lowest of what
         applies: its options break them (``FAULTY_OPTIONS``), it follows a numbering gap or has another
-        option count than the paper (``OFF_COUNT``), it lies on a page kept although it breaks them
-        (``FAULTY_PAGE``), its run is not printed as options (``UNALIGNED``), its page needed another
+        option count than the paper (``OFF_COUNT``), it lies on a page kept although it breaks them more than
+        once (``FAULTY_PAGE``), its run is not printed as options (``UNALIGNED``), its page needed another
         reading (``REREAD``)."""
         pages = {line.page for line in block.lines}
         found = [1.0]
@@ -130,12 +132,12 @@ def read_in_order(
         if found is not None:
             chosen[index], pages[index], left = found
             stale = True
-            if left:
+            if left > 1:
                 faulty.add(index)
         elif 2 * faults > questions:
             lost[index], stale = numbered, True
             pages[index] = PageText(page.index, page.width, page.height, [], page.furniture, page.columns)
-        else:
+        elif faults > 1:
             faulty.add(index)
     if not chosen and not lost:
         return Reading(laid, first[0], first[1], faulty=faulty)
