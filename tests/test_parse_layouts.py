@@ -240,6 +240,24 @@ def test_reading_confidence_is_lowest_where_the_invariants_break(tmp_path):
     assert readings == {n: 1.0 if n <= 8 else REREAD for n in range(1, 16)}
 
 
+def test_options_set_at_an_x_of_their_own_are_read_with_full_confidence(tmp_path):
+    """A producer that indents each question's options as it sets them (CPA 2026's tax questions stand 10 to 28 pt
+    in): options at 24 pt where the paper's indent is 8 are the question's one run, printed as options, and no other
+    run could be mistaken for them; a question whose stem holds its own ① ② ③ ④ at the options' x keeps the doubt
+    (0.8: which run is the options is not printed)."""
+    from curation.parse import parse
+    from curation.parse.reading import UNALIGNED
+
+    deeper = [(0, "3. 다음 중 옳은 것은?")] + [(24, f"{'①②③④⑤'[k]} {text}") for k, text in enumerate(OPTIONS)]
+    quoted = [(0, "5. 다음 조문에 관한 설명으로 옳은 것은?")] + [(24, f"{c} 조문의 항") for c in "①②③④"] + [
+        (24, f"{'①②③④⑤'[k]} {text}") for k, text in enumerate(OPTIONS)]
+    paper = typeset(tmp_path / "indents.pdf", [plain(1), plain(2), deeper, plain(4), quoted, plain(6)])
+    items = parse(paper)[0].items
+    assert [item.options for item in items] == [tuple(OPTIONS)] * 6
+    assert {item.number: item.provenance.reading for item in items} == {n: UNALIGNED if n == 5 else 1.0
+                                                                         for n in range(1, 7)}
+
+
 def band_between_columns(page: pymupdf.Page) -> None:
     """Questions 9-15 on a two-column page: 9 and 10 in the left column beside 11 and 12, then 13 set across the
     page in lines that all end short of the gutter, then 14 beside 15."""

@@ -98,12 +98,12 @@ class Block:
         """How many ordered runs ①..(want) it holds in full."""
         return sum(len(run) == want for run in self._runs(want))
 
-    def _as_options(self, run: Sequence[Marker]) -> bool:
-        """Whether a run is printed as options: its ① opens a line at the option indent, and each later
-        marker opens a line at the same x or stands in a row that a marker of the run opened."""
+    def _as_options(self, run: Sequence[Marker], at_indent: bool = True) -> bool:
+        """Whether a run is printed as options: its ① opens a line at the option indent (with ``at_indent``), and
+        each later marker opens a line at the same x or stands in a row that a marker of the run opened."""
         first = run[0]
         tol = max(3.0, 0.6 * first.size)
-        if not first.opens or (self.indent is not None and abs(first.offset - self.indent) > tol):
+        if not first.opens or (at_indent and self.indent is not None and abs(first.offset - self.indent) > tol):
             return False
         rows = {first.line}
         for m in run[1:]:
@@ -157,6 +157,13 @@ class Block:
             run = self.best_run(MAX_OPTIONS)
             self._printed = len(run) >= MIN_OPTIONS and self._as_options(run)
         return self._printed
+
+    def options_alone(self, want: int) -> bool:
+        """Whether the block's markers are its one run of options, printed as options but at an x of their own (a
+        producer that indents each question's options as it sets them, a table's rows): no other run to mistake
+        for them."""
+        run = self.best_run(want)
+        return len(run) == len(self.markers) >= MIN_OPTIONS and self._as_options(run, at_indent=False)
 
 
 def _is_marker(words: Sequence[Word], pos: int) -> bool:

@@ -63,7 +63,8 @@ class Reading:
         """How far the invariants vouch for a question's reading, 0..1 (1: nothing broke), the lowest of what
         applies: its options break them (``FAULTY_OPTIONS``), it follows a numbering gap or has another
         option count than the paper (``OFF_COUNT``), it lies on a page kept although it breaks them more than
-        once (``FAULTY_PAGE``), its run is not printed as options (``UNALIGNED``), its page needed another
+        once (``FAULTY_PAGE``), its run is not printed as options at the paper's option indent and is not its one
+        run printed as options elsewhere (``UNALIGNED``), its page needed another
         reading (``REREAD``)."""
         pages = {line.page for line in block.lines}
         found = [1.0]
@@ -73,7 +74,7 @@ class Reading:
             found.append(OFF_COUNT)
         if pages & self.faulty:
             found.append(FAULTY_PAGE)
-        if not block.printed_options:
+        if not block.printed_options and not block.options_alone(self.seg.options):
             found.append(UNALIGNED)
         if pages & self.chosen.keys():
             found.append(REREAD)
