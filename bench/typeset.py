@@ -101,6 +101,11 @@ class Scored:
     images: list[str] = field(default_factory=list)  # numbers said to have an image where none is set, or the other way
     doubted: Counter = field(default_factory=Counter)  # exact items whose reading confidence is below 1, by confidence
 
+    def __add__(self, other: Scored) -> Scored:
+        return Scored(self.found + other.found, self.exact + other.exact, self.rejects + other.rejects,
+                      self.off + other.off, self.silent + other.silent, self.images + other.images,
+                      self.doubted + other.doubted)
+
 
 def score(
     questions, house, path: Path, headings: dict[int, str] | None = None, font: str | None = None, cover: bool = False
@@ -197,17 +202,15 @@ def main() -> None:
         table.add_column(col, justify="left" if col in ("house layout", "off (paper: numbers)") else "right")
     with tempfile.TemporaryDirectory() as tmp:
         for name, house in HOUSES.items():
-            found = exact = rejects = images = 0
-            doubted = Counter()
+            total = Scored()
             off = []
             for start in range(0, len(rows), args.per_paper):
                 got = score(rows[start : start + args.per_paper], house, Path(tmp) / f"{start}.pdf")
-                found, exact, rejects = found + got.found, exact + got.exact, rejects + got.rejects
-                images, doubted = images + len(got.images), doubted + got.doubted
+                total += got
                 if got.off:
                     off.append(f"{start // args.per_paper}: {','.join(got.off)}")
-            table.add_row(name, str(len(rows)), str(found), str(exact), f"{exact / len(rows):.1%}", str(rejects),
-                          str(images), _doubted(doubted), "; ".join(off))
+            table.add_row(name, str(len(rows)), str(total.found), str(total.exact), f"{total.exact / len(rows):.1%}",
+                          str(total.rejects), str(len(total.images)), _doubted(total.doubted), "; ".join(off))
     Console(width=180).print(table)
 
 
@@ -244,9 +247,7 @@ def random_houses(
                 untypeset += 1
                 continue
             questions += per_paper
-            total = Scored(total.found + got.found, total.exact + got.exact, total.rejects + got.rejects,
-                           total.off + got.off, total.silent + got.silent, total.images + got.images,
-                           total.doubted + got.doubted)
+            total += got
             if got.off or got.images:
                 pictured = f" (image: {','.join(got.images)})" if got.images else ""
                 off.append(f"{house}{f' in {font}' if font else ''} rows {start}-: {','.join(got.off)}{pictured}")

@@ -64,6 +64,19 @@ def test_the_questions_a_passage_names_carry_it_before_their_stems(tmp_path):
     ], "its text is in no item, and the summary says so"
 
 
+def test_a_passage_whose_first_named_question_is_not_printed_next_serves_none(tmp_path):
+    """A passage naming questions 5 and 6 printed before question 4 serves none of them, not 5 and 6 later either:
+    it is in no item, and the summary says so."""
+    passage = [(0, "※ 다음 자료를 이용하여 5번과 6번에 답하시오."), (8, "· 갑은 20x1년 초에 기계장치를 100원에 취득하였다.")]
+    paper = typeset(tmp_path / "early.pdf", [plain(1), plain(2), plain(3), passage, plain(4), plain(5), plain(6)])
+    result = parse_paper(paper)
+    assert all(item.question == "다음 중 옳은 것은?" for item in result.items) and len(result.items) == 6
+    assert [w for w in result.summary.warnings if "passage" in w] == [
+        "early.pdf: page 1: the passage \"※ 다음 자료를 이용하여 5번과 6번에 답하시오.\" names no question printed after it, so "
+        "it is in no item: add it to the stems of the questions it serves by hand"
+    ]
+
+
 @pytest.mark.realdata
 @pytest.mark.parametrize(
     "paper, numbers, opening",

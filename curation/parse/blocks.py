@@ -166,15 +166,20 @@ class Block:
         return len(run) == len(self.markers) >= MIN_OPTIONS and self._as_options(run, at_indent=False)
 
 
+def wide_gap(prev: Word, word: Word) -> bool:
+    """Whether ``word`` stands wider from ``prev`` than a word's space: options set several to a row."""
+    return word.x0 - prev.x1 > 0.8 * word.size
+
+
 def _is_marker(words: Sequence[Word], pos: int) -> bool:
     """A circled digit opens an option at the start of a line, after a wide gap, or standing free between
     spaces; glued to a particle (``①과``) it is a reference in running text."""
     if pos == 0:
         return True
     word, prev = words[pos], words[pos - 1]
-    gap_before = word.x0 - prev.x1
-    if gap_before > 0.8 * word.size:
+    if wide_gap(prev, word):
         return True
+    gap_before = word.x0 - prev.x1
     nxt = words[pos + 1] if pos + 1 < len(words) else None
     spaced_before = prev.space_after or gap_before > 0.15 * word.size
     spaced_after = nxt is None or word.space_after or nxt.x0 - word.x1 > 0.15 * word.size

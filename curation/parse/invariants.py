@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from curation.parse.blocks import Block, Marker
+from curation.parse.blocks import Block, Marker, wide_gap
 from curation.parse.furniture import PageText
 from curation.parse.non_questions import segment_paper
 from curation.parse.question_start import printed_numbers
@@ -124,10 +124,8 @@ def _references(block: Block, run: Sequence[Marker]) -> set[int]:
             own = opening[index]
             continue
         value = circled_value(word.text)
-        if value is None or value >= own or block.tokens[index - 1][1] != line:
-            continue
-        before = block.tokens[index - 1][0]
-        if word.x0 - before.x1 <= 0.8 * word.size:
+        before, before_line = block.tokens[index - 1]
+        if value is not None and value < own and before_line == line and not wide_gap(before, word):
             found.add(index)
     return found
 

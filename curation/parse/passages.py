@@ -32,11 +32,17 @@ class Passage:
     numbers: frozenset[int]
 
 
+def _opening(lines: Sequence[Line]) -> tuple[str, bool]:
+    """A passage's opening sentence (else its first two lines), and whether it ends as a sentence does ("...시오")."""
+    text = " ".join(line.text for line in lines[:2])
+    found = _SENTENCE.match(text)
+    return (found.group(), True) if found else (text, False)
+
+
 def served_numbers(lines: Sequence[Line]) -> frozenset[int]:
     """The question numbers a passage's opening sentence names: a range ("21~22", "[1～3]", "문 5 ~ 문 6") or a
     list ("31번과 32번", "물음 23과 24")."""
-    text = " ".join(line.text for line in lines[:2])
-    sentence = (found.group() if (found := _SENTENCE.match(text)) else text)[:120]
+    sentence = _opening(lines)[0][:120]
     ranges = [(int(a), int(b)) for a, b in _RANGE.findall(sentence)]
     numbers = {n for a, b in ranges if a < b <= a + MAX_SERVED for n in range(a, b + 1)}
     if not numbers:
@@ -49,9 +55,8 @@ def served_numbers(lines: Sequence[Line]) -> frozenset[int]:
 def announces_questions(lines: Sequence[Line]) -> bool:
     """Whether a passage's opening sentence says questions answer it ("다음 글을 읽고 물음에 답하시오"), as an
     instruction for every question ("각 문제의 보기 중에서 ... 고르시오") does not."""
-    text = " ".join(line.text for line in lines[:2])
-    sentence = found.group() if (found := _SENTENCE.match(text)) else ""
-    return "답하시오" in sentence.replace(" ", "")
+    sentence, ended = _opening(lines)
+    return ended and "답하시오" in sentence.replace(" ", "")
 
 
 def opened(lines: list[Line]) -> Passage:

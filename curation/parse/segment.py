@@ -164,9 +164,9 @@ def segment(
             serving, passage = opened(passage), None
         if serves(serving, number, after_passage):
             block.passage = serving.lines
-        elif after_passage and serving is not None and announces_questions(serving.lines):
-            unserved.append(serving.lines)
         else:
+            if after_passage and announces_questions(serving.lines):
+                unserved.append(serving.lines)
             serving = None
         heading_since_last = False
         return block
