@@ -24,6 +24,9 @@ _TEXT_WIDTH = _CHARS_PER_LINE * _FONT_SIZE
 _PAGE_HEIGHT = 842.0
 # Text stays out of the top and bottom bands where the parser looks for running heads and feet.
 _TOP, _BOTTOM = 0.15 * _PAGE_HEIGHT, 0.85 * _PAGE_HEIGHT
+# A tab between options or statements set several to a row prints as the wide gap that sets them apart (about
+# an em: four of the CJK font's spaces), which the parser reads as it reads such a gap on any page.
+_TAB = " " * 4
 _CELL_PADDING = 4.0  # points between a cell's rules and its text, each side
 _SMALLEST_TABLE_TYPE = 5.0
 _SEPARATOR = re.compile(r"^\|(?:-{3,}\|)+$")
@@ -118,7 +121,7 @@ def _pieces(text: HwpText, font: pymupdf.Font) -> list[_Line | _Grid]:
             continue
         size = text.sizes[index] if index < len(text.sizes) else None
         font_size = _FONT_SIZE * size / body if size and body else _FONT_SIZE
-        pieces += [_Line(part, font_size, index) for part in _broken(text.lines[index])]
+        pieces += [_Line(part.replace("\t", _TAB), font_size, index) for part in _broken(text.lines[index])]
         index += 1
     return pieces
 

@@ -1,7 +1,7 @@
 """What the HWP 5 and HWPX readers share: the paper as lines with their type size, tables as lines (a one-cell
 box as its text, a label-led layout row as one line, a grid as Markdown rows, a layout table of options as one
-line per option; equation scripts are read by ``hwp_equations``), and the final clean-up of every line (tabs to
-spaces, NFC, blank lines dropped). Options labelled 가.-라. are the parser's to read
+line per option; equation scripts are read by ``hwp_equations``), and the final clean-up of every line (NFC, a
+run of tabs one tab, blank lines dropped). Options labelled 가.-라. are the parser's to read
 (curation.parse.labelled_options)."""
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     # Options set in cells pair each marker with its text; a grid of answers (a key) has markers side by side.
     if len(markers) >= 2 and not any((row, col + 1) in markers for row, col in markers):
         return _option_lines(sorted(texts))
+    if options := _options_in_cells([text for _, _, text in texts if text]):
+        return options
     if len({row for row, _, _ in filled}) == 1 and LABEL.match(" ".join(sorted(filled)[0][2]).strip()):
         return _labelled_row(sorted(filled))
     if len({row for row, _, _ in filled}) == 1 and (listed := _line_by_line(sorted(filled))):
@@ -53,16 +55,19 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     grid = [["" for _ in range(cols)] for _ in range(rows)]
     for row, col, lines in cells:
         if row < rows and col < cols:
-            grid[row][col] = " ".join(line.strip() for line in lines if line.strip()).replace("|", "\\|")
+            grid[row][col] = " ".join(line.strip() for line in lines if line.strip()).replace("\t", " ").replace("|", "\\|")
     grid = [r for r in grid if any(r)]
     out = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * cols]
     out.extend("| " + " | ".join(r) + " |" for r in grid[1:])
     return out
 
 
-CIRCLED_MARKERS = set("①②③④⑤⑥⑦⑧⑨⑩")
-# What stands alone in a layout table's first cell: an option marker, a question number, a Hangul label.
-LABEL = re.compile(r"^(?:[①-⑩]|\d{1,3}\.|[가-하]\.)$")
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
+CIRCLED_MARKERS = set(CIRCLED)
+_TABS = re.compile(r"[ \t]*\t[ \t]*")
+# What stands alone in a layout table's first cell: an option marker, a question number as papers print it (1.,
+# 1), 문 1., 【문 1】), a Hangul label.
+LABEL = re.compile(r"^(?:[①-⑩]|(?:문\s*)?\d{1,3}[.)]|【문\s*\d{1,3}】|[가-하]\.)$")
 
 
 def _labelled_row(cells: list[tuple[int, int, list[str]]]) -> list[str]:
@@ -84,6 +89,15 @@ def _line_by_line(cells: list[tuple[int, int, list[str]]]) -> list[str]:
     return [" ".join(parts) for parts in zip(*columns)]
 
 
+def _options_in_cells(texts: list[str]) -> list[str]:
+    """Options set each in a cell of its own, its marker and text together (``① 가`` | ``② 나``, two or three to a
+    row): one line per option, in marker order; none where the cells are anything else."""
+    markers = [CIRCLED.find(text[0]) + 1 for text in texts]
+    if len(texts) < 2 or sorted(markers) != list(range(1, len(texts) + 1)) or any(len(t.strip()) < 2 for t in texts):
+        return []
+    return [text for _, text in sorted(zip(markers, texts))]
+
+
 def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
     """A layout table of options (a cell with the marker, a cell with the option, in rows): one line per
     option, in marker order as read row by row."""
@@ -97,12 +111,16 @@ def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
 
 
 def clean_lines(lines: list[str]) -> tuple[tuple[str, ...], tuple[float | None, ...]]:
-    """Lines cleaned (tabs to spaces, NFC, blank lines dropped), with the type sizes of those kept."""
+    """Lines cleaned (NFC, blank lines dropped), with the type sizes of those kept. A tab after text stays, one for
+    a run of them: it stands between options or statements set several to a row (``①가<tab>②나``), where the paper
+    prints a wide gap; a tab opening a line is indentation, a space."""
     out: list[str] = []
     kept_sizes: list[float | None] = []
     for line in lines:
         size = getattr(line, "size", None)
-        line = unicodedata.normalize("NFC", line.replace("\t", " ")).rstrip()
+        text = line.lstrip(" \t")
+        indent = line[: len(line) - len(text)].replace("\t", " ")
+        line = unicodedata.normalize("NFC", indent + _TABS.sub("\t", text)).rstrip()
         if line.strip():
             out.append(line)
             kept_sizes.append(size)

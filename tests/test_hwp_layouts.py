@@ -1,0 +1,78 @@
+"""HWP papers written as Hangul saves them (tests/support/hwp_papers.py), in HWPX and HWP 5, give every question,
+stem and option as written, whichever way the file holds the numbers and options."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import realdata_path
+from support.hwp_papers import OPTION_STYLES, HwpHouse, off_numbers, paper_blocks, write_hwp5, write_hwpx
+from support.typeset_papers import HOUSES, as_set, kmmlu_rows
+
+from curation.parse import parse
+from curation.readers.hwp import read_hwp
+from curation.readers.hwp_lines import clean_lines, table_lines
+
+PER_PAPER = 32  # question 30 holds a table whose cells are printed on two lines
+HOUSE = replace(HOUSES["two columns, B4, 문 1., shared passages"], boxes=True)
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("form", ["hwpx", "hwp5"])
+@pytest.mark.parametrize("options", OPTION_STYLES)
+def test_hwp_papers_give_their_questions_as_written(options, form, tmp_path):
+    """Options glued to their labels (``①가``), several to a row between tabs, each in a cell of a table two to a
+    row: the shapes Hangul papers hold them in."""
+    numbers = "numbered" if options == "numbered" else "cell" if options == "row tables" else "typed"
+    hwp = HwpHouse(numbers, options, "", passage_box=options in ("tabs", "cells"), headings=True)
+    _assert_written_back(HOUSE, hwp, form, tmp_path)
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("form", ["hwpx", "hwp5"])
+@pytest.mark.parametrize("numbering", ["paren", "bracket"])
+def test_question_numbers_in_label_cells_over_tables_listings_and_option_tables(numbering, form, tmp_path):
+    """Every question a one-row table, its number (1), 【문 1】) in the first cell; tables and listings under stems,
+    options as a table's rows under (가) (나) (read as a table without rules: the HWP reader does not read borders)."""
+    house = replace(HOUSE, numbering=numbering, tables=True, code=True, table_options=True, open_tables=True)
+    _assert_written_back(house, HwpHouse("cell", "lines", "", passage_box=False, headings=False), form, tmp_path)
+
+
+def _assert_written_back(house, hwp, form, tmp_path):
+    rows = kmmlu_rows(realdata_path("kmmlu"))[200 : 200 + PER_PAPER]
+    questions = as_set(rows, house)
+    blocks = paper_blocks(questions, house, hwp, ("제1과목 형법", "제2과목 민법"))
+    if form == "hwpx":
+        paper = write_hwpx(tmp_path / "paper.hwpx", blocks)
+    else:
+        paper = write_hwp5(tmp_path / "paper.hwp", blocks, realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))
+    (result,) = parse(paper)
+    assert result.route == form
+    assert off_numbers(questions, house, result.items) == []
+    assert not result.rejects
+
+
+def test_a_tab_between_options_stays_a_gap_and_indentation_a_space():
+    lines, _ = clean_lines(["①가\t\t②나 \t ③다\t", "\t  ㄱ. 갑"])
+    assert lines == ("①가\t②나\t③다", "   ㄱ. 갑")
+
+
+def test_options_each_in_a_cell_of_their_own_are_option_lines():
+    cells = [(0, 0, ["① 가는"]), (0, 1, ["② 나는", "둘째 줄"]), (1, 0, ["③ 다는"]), (1, 1, ["④ 라는"])]
+    assert table_lines(cells, 2, 2) == ["① 가는", "② 나는 둘째 줄", "③ 다는", "④ 라는"]
+    # set down the columns, read in marker order
+    cells = [(0, 0, ["① 가"]), (0, 1, ["③ 다"]), (1, 0, ["② 나"]), (1, 1, ["④ 라"])]
+    assert table_lines(cells, 2, 2) == ["① 가", "② 나", "③ 다", "④ 라"]
+    # a table whose cells merely open with circled digits, not ① to the last, stays a table
+    assert table_lines([(0, 0, ["① 갑"]), (0, 1, ["③ 을"])], 1, 2) == ["| ① 갑 | ③ 을 |", "|---|---|"]
+
+
+def test_a_question_number_cell_opens_its_stems_line():
+    for label in ("1.", "1)", "문 1.", "【문 1】"):
+        assert table_lines([(0, 0, [label]), (0, 1, ["옳은 것은?"])], 1, 2) == [f"{label} 옳은 것은?"]
+
+
+def test_real_hwp_paper_keeps_tabs_between_its_options():
+    lines = read_hwp(realdata_path("pdf", "healthex_2015_s1_A_q.hwp")).lines
+    assert "  가. 85Kcal\t나. 105Kcal" in lines
