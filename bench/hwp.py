@@ -1,6 +1,7 @@
 """Real exam questions (KMMLU rows) written as HWP papers the way Hangul saves them (tests/support/hwp_papers.py),
 in HWPX and in HWP 5, in layouts drawn at random, parsed, and scored against the rows: questions found, exact
-(stem and every option, whitespace aside), rejects, and questions lost silently (neither an item nor a reject).
+(stem and every option, whitespace aside), rejects, questions lost silently (neither an item nor a reject), and items
+whose image flag is wrong (a figure under the stem, or picture options, and ``has_image`` not set, or the other way).
 
     PYTHONPATH=. python bench/hwp.py [--papers 24] [--per-paper 40] [--seed 1] [--numbering dot|mun|paren|bracket]
 
@@ -31,7 +32,7 @@ from curation.core.errors import InputError  # noqa: E402
 from curation.parse import parse  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "realdata"
-CONTAINER = SHARED / "pdf" / "cpa_2024_r59_1st_s3_acct_form1_q.hwp"
+CONTAINER = SHARED / "pdf" / "healthex_2015_s1_A_q.hwp"  # an HWP 5 file with a picture stream
 SUBJECTS = ("제1과목 형법", "제2과목 민법")
 
 
@@ -42,10 +43,11 @@ class Scored:
     rejects: int = 0
     silent: int = 0
     off: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)  # numbers said to hold a picture where none is set, or the other way
 
     def __add__(self, other: Scored) -> Scored:
         return Scored(self.found + other.found, self.exact + other.exact, self.rejects + other.rejects,
-                      self.silent + other.silent, self.off + other.off)
+                      self.silent + other.silent, self.off + other.off, self.images + other.images)
 
 
 def hwp_paper(rows, house: House, hwp: HwpHouse, path: Path, form: str) -> Path:
@@ -60,10 +62,14 @@ def score(rows, house: House, paper: Path) -> Scored:
         (result,) = parse(paper)
     except InputError as error:
         return Scored(off=[f"refused: {error}"])
-    off = off_numbers(as_set(rows, house), house, result.items)
+    questions = as_set(rows, house)
+    off = off_numbers(questions, house, result.items)
     numbers = {item.number for item in result.items} | {reject.number for reject in result.rejects}
     silent = sum(1 for n in range(1, len(rows) + 1) if house.printed(n) not in numbers)
-    return Scored(len(result.items), len(rows) - len(off), len(result.rejects), silent, [str(n) for n in off])
+    items = {item.number: item for item in result.items}
+    images = [str(n) for n, question in enumerate(questions, 1)
+              if house.printed(n) in items and items[house.printed(n)].has_image != (question.figure or question.pictures)]
+    return Scored(len(result.items), len(rows) - len(off), len(result.rejects), silent, [str(n) for n in off], images)
 
 
 def hwp_houses(rnd: random.Random) -> tuple[House, HwpHouse]:
@@ -72,8 +78,8 @@ def hwp_houses(rnd: random.Random) -> tuple[House, HwpHouse]:
     options is read as one without rules (its cells' words, its head a line), as the PDF prints the real CPA papers'
     (the HWP reader does not read a table's borders)."""
     table_options = rnd.random() < 0.5
-    house = replace(with_extras(random_house(rnd), rnd), labels="circled", figures=False, table_options=table_options,
-                    open_tables=table_options)
+    house = replace(with_extras(random_house(rnd), rnd), labels="circled", table_options=table_options,
+                    open_tables=table_options, pictures=rnd.random() < 0.5)
     return house, random_hwp_house(rnd)
 
 
@@ -90,7 +96,7 @@ def main() -> None:
     rows = kmmlu_rows(SHARED / "kmmlu")
     rnd = random.Random(args.seed)
     table = Table(title=f"HWP papers written as Hangul saves them: {args.papers} drawn at random, seed {args.seed}")
-    for column in ("paper", "house", "format", "questions", "found", "exact", "rejects", "lost silently", "off"):
+    for column in ("paper", "house", "format", "questions", "found", "exact", "rejects", "lost silently", "off", "image wrong"):
         table.add_column(column)
     totals = {"hwpx": Scored(), "hwp5": Scored()}
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,13 +110,15 @@ def main() -> None:
                 totals[form] += scored
                 table.add_row(str(index), f"{house.numbering}, {'boxes, ' if house.boxes else ''}"
                               f"{'passages, ' if house.passages else ''}{'tables, ' if house.tables else ''}"
-                              f"{'listings, ' if house.code else ''}{'option tables, ' if house.table_options else ''}{hwp.name}", form, str(len(paper_rows)),
+                              f"{'listings, ' if house.code else ''}{'option tables, ' if house.table_options else ''}"
+                              f"{'figures, ' if house.figures else ''}{'picture options, ' if house.pictures else ''}{hwp.name}", form, str(len(paper_rows)),
                               str(scored.found), str(scored.exact), str(scored.rejects), str(scored.silent),
-                              " ".join(scored.off[:8]) + (" ..." if len(scored.off) > 8 else ""))
+                              " ".join(scored.off[:8]) + (" ..." if len(scored.off) > 8 else ""), " ".join(scored.images))
     for form, scored in totals.items():
         questions = args.papers * args.per_paper
         table.add_row("all", "", form, str(questions), str(scored.found),
-                      f"{scored.exact} ({scored.exact / questions:.1%})", str(scored.rejects), str(scored.silent), "")
+                      f"{scored.exact} ({scored.exact / questions:.1%})", str(scored.rejects), str(scored.silent), "",
+                      str(len(scored.images)))
     Console(width=250).print(table)
 
 

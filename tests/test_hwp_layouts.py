@@ -3,6 +3,7 @@ stem and option as written, whichever way the file holds the numbers and options
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import replace
 
 import pytest
@@ -39,6 +40,45 @@ def test_question_numbers_in_label_cells_over_tables_listings_and_option_tables(
     _assert_written_back(house, HwpHouse("cell", "lines", "", passage_box=False, headings=False), form, tmp_path)
 
 
+@pytest.mark.realdata
+@pytest.mark.parametrize("form", ["hwpx", "hwp5"])
+def test_figures_and_picture_options_are_pictures_of_their_items(form, tmp_path):
+    """A figure under a stem and pictures beside option labels, set as characters: each item holds an image (and
+    picture options are empty), as a PDF paper's do."""
+    house = replace(HOUSE, figures=True, pictures=True)
+    result, questions = _assert_written_back(house, HwpHouse("typed", "lines", " ", False, False), form, tmp_path)
+    pictured = {house.printed(n) for n, question in enumerate(questions, 1) if question.figure or question.pictures}
+    assert {item.number for item in result.items if item.has_image} == pictured and len(pictured) >= 6
+
+
+def test_a_picture_mupdf_cannot_draw_still_marks_its_item(tmp_path):
+    """A picture in a format MuPDF does not draw (a Windows metafile) stands as a grey box: the item still holds an
+    image, for review to see it needs one."""
+    house = replace(HOUSE, figures=True)
+    rows = kmmlu_rows(realdata_path("kmmlu"))[200 : 200 + PER_PAPER]
+    questions = as_set(rows, house)
+    paper = write_hwpx(tmp_path / "paper.hwpx", paper_blocks(questions, house, HwpHouse("typed", "lines", " ", False, False),
+                                                             ("형법", "민법")))
+    with zipfile.ZipFile(paper, "a") as archive:
+        archive.writestr("BinData/figure.wmf", b"\xd7\xcd\xc6\x9a" + bytes(60))
+        manifest = archive.read("Contents/content.hpf").decode().replace("BinData/figure.png", "BinData/figure.wmf")
+    with zipfile.ZipFile(paper) as source, zipfile.ZipFile(tmp_path / "wmf.hwpx", "w") as target:
+        for name in source.namelist():
+            target.writestr(name, manifest if name == "Contents/content.hpf" else source.read(name))
+    (result,) = parse(tmp_path / "wmf.hwpx")
+    figured = {house.printed(n) for n, question in enumerate(questions, 1) if question.figure}
+    assert figured and figured <= {item.number for item in result.items if item.has_image}
+
+
+def test_real_hwp_paper_figure_makes_its_item_hold_an_image():
+    """healthex 2015 question 20 asks about the Duke nomogram printed above its <보 기>: a JPEG in the file."""
+    (result,) = parse(realdata_path("pdf", "healthex_2015_s1_A_q.hwp"))
+    pictured = [(item.subject, item.number) for item in result.items if item.has_image]
+    assert [number for _, number in pictured] == [20] and "노모그램" in next(
+        item.question for item in result.items if item.has_image
+    )
+
+
 def _assert_written_back(house, hwp, form, tmp_path):
     rows = kmmlu_rows(realdata_path("kmmlu"))[200 : 200 + PER_PAPER]
     questions = as_set(rows, house)
@@ -46,11 +86,12 @@ def _assert_written_back(house, hwp, form, tmp_path):
     if form == "hwpx":
         paper = write_hwpx(tmp_path / "paper.hwpx", blocks)
     else:
-        paper = write_hwp5(tmp_path / "paper.hwp", blocks, realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp"))
+        paper = write_hwp5(tmp_path / "paper.hwp", blocks, realdata_path("pdf", "healthex_2015_s1_A_q.hwp"))
     (result,) = parse(paper)
     assert result.route == form
     assert off_numbers(questions, house, result.items) == []
     assert not result.rejects
+    return result, questions
 
 
 def test_a_tab_between_options_stays_a_gap_and_indentation_a_space():

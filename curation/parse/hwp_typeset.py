@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymupdf
 
-from curation.readers.hwp_lines import HwpText
+from curation.readers.hwp_lines import HwpText, Picture, picture_index
 
 _FONT_SIZE = 10.0
 _CHARS_PER_LINE = 90
@@ -27,6 +27,7 @@ _TOP, _BOTTOM = 0.15 * _PAGE_HEIGHT, 0.85 * _PAGE_HEIGHT
 # A tab between options or statements set several to a row prints as the wide gap that sets them apart (about
 # an em: four of the CJK font's spaces), which the parser reads as it reads such a gap on any page.
 _TAB = " " * 4
+_MAX_PICTURE_HEIGHT = 0.5 * (0.85 - 0.15) * 842.0  # half the text's height: a figure and its question share a page
 _CELL_PADDING = 4.0  # points between a cell's rules and its text, each side
 _SMALLEST_TABLE_TYPE = 5.0
 _SEPARATOR = re.compile(r"^\|(?:-{3,}\|)+$")
@@ -54,6 +55,17 @@ class _Grid:
     @property
     def row_height(self) -> float:
         return self.size + 2 * _CELL_PADDING + 2
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A line that holds pictures: its text runs and pictures in order, each picture at the size it is printed,
+    their bottoms on the line's baseline (a picture option beside its label)."""
+
+    parts: tuple[str | tuple[Picture, float, float], ...]
+    size: float
+    source: int
+    height: float
 
 
 def typeset(text: HwpText, dest: Path) -> list[int]:
@@ -85,6 +97,11 @@ def typeset(text: HwpText, dest: Path) -> list[int]:
                     if wide:
                         start += 1
                         break
+                elif isinstance(piece, _Row):
+                    if y + piece.height > _BOTTOM and y > _TOP:
+                        break
+                    _draw_row(page, writer, font, piece, y)
+                    y += piece.height
                 else:
                     leading = max(_LEADING, _LEADING * piece.size / _FONT_SIZE)
                     if y + leading > _BOTTOM:
@@ -114,16 +131,75 @@ def _pieces(text: HwpText, font: pymupdf.Font) -> list[_Line | _Grid]:
             sources = (index, *range(index + 2, end))
             rows = tuple(_cells(text.lines[k]) for k in sources)
             if len(rows[0]) > 1:
-                pieces.append(_grid(rows, index, font))
+                pieces.append(_grid(tuple(tuple(map(_without_pictures, row)) for row in rows), index, font))
             else:
-                pieces += [_Line(part, _FONT_SIZE, k) for k, (cell,) in zip(sources, rows) for part in _broken(cell)]
+                pieces += [piece for k, (cell,) in zip(sources, rows) for piece in _printed(cell, _FONT_SIZE, k, text, font)]
             index = end
             continue
         size = text.sizes[index] if index < len(text.sizes) else None
         font_size = _FONT_SIZE * size / body if size and body else _FONT_SIZE
-        pieces += [_Line(part.replace("\t", _TAB), font_size, index) for part in _broken(text.lines[index])]
+        pieces += _printed(text.lines[index], font_size, index, text, font)
         index += 1
     return pieces
+
+
+def _printed(line: str, size: float, source: int, text: HwpText, font: pymupdf.Font) -> list[_Line | _Row]:
+    """A line as printed: broken where it is too long, and where it holds pictures, in rows as wide as the text."""
+    line = line.replace("\t", _TAB)
+    if not any(picture_index(char) is not None for char in line):
+        return [_Line(part, size, source) for part in _broken(line)]
+    rows: list[list[str | tuple[Picture, float, float]]] = [[]]
+    x = 0.0
+    for part in re.split(r"([\U000F0000-\U000FFFFD])", line):
+        if not part:
+            continue
+        if (index := picture_index(part)) is not None:
+            picture = text.pictures[index]
+            scale = min(1.0, _TEXT_WIDTH / max(picture.width, 1.0), _MAX_PICTURE_HEIGHT / max(picture.height, 1.0))
+            placed: str | tuple[Picture, float, float] = (picture, picture.width * scale, picture.height * scale)
+            width = placed[1]
+        else:
+            placed, width = part, font.text_length(part, fontsize=size)
+        if x + width > _TEXT_WIDTH and rows[-1]:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(placed)
+        x += width
+    leading = max(_LEADING, _LEADING * size / _FONT_SIZE)
+    return [
+        _Row(tuple(row), size, source, max([leading] + [part[2] + leading - size for part in row if isinstance(part, tuple)]))
+        for row in rows
+    ]
+
+
+def _without_pictures(cell: str) -> str:
+    """A grid cell's text; a picture in a cell is not drawn."""
+    return "".join(char for char in cell if picture_index(char) is None)
+
+
+def _draw_row(page: pymupdf.Page, writer: pymupdf.TextWriter, font: pymupdf.Font, row: _Row, y: float) -> None:
+    baseline = y + row.height - (_LEADING - _FONT_SIZE) * row.size / _FONT_SIZE
+    x = _LEFT
+    for part in row.parts:
+        if isinstance(part, str):
+            writer.append((x, baseline), part, font=font, fontsize=row.size)
+            x += font.text_length(part, fontsize=row.size)
+            continue
+        picture, width, height = part
+        page.insert_image(pymupdf.Rect(x, baseline - height, x + width, baseline), pixmap=_pixmap(picture))
+        x += width
+
+
+def _pixmap(picture: Picture) -> pymupdf.Pixmap:
+    """The picture's pixels; a format MuPDF cannot draw (a Windows metafile) stands as a grey box of its size, so the
+    item still shows that it holds a picture."""
+    try:
+        return pymupdf.Pixmap(picture.data)
+    except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase):
+        size = pymupdf.IRect(0, 0, max(16, int(picture.width)), max(16, int(picture.height)))  # a pixel a point
+        grey = pymupdf.Pixmap(pymupdf.csGRAY, size, False)
+        grey.clear_with(200)
+        return grey
 
 
 def _opens_table(lines: tuple[str, ...], index: int) -> bool:

@@ -19,10 +19,12 @@ import olefile
 
 from curation.core.errors import InputError
 from curation.readers.hwp_equations import equation_text
-from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, table_lines
+from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, picture_mark, table_lines
 from curation.readers.hwp_numbering import SHAPE_NAMES, Level, Numbering, NumberingCounter
+from curation.readers.hwp_pictures import inflated
 
 # Record tags (HWPTAG_BEGIN = 0x10)
+BIN_DATA = 0x10 + 2
 CHAR_SHAPE = 0x10 + 5
 NUMBERING = 0x10 + 7
 PARA_SHAPE = 0x10 + 9
@@ -33,6 +35,10 @@ CTRL_HEADER = 0x10 + 55
 LIST_HEADER = 0x10 + 56
 TABLE = 0x10 + 61
 EQEDIT = 0x10 + 72
+SHAPE_COMPONENT_PICTURE = 0x10 + 69
+# SHAPE_COMPONENT_PICTURE: border colour, width and kind, the image's corners, its crop, its margins, brightness,
+# contrast and effect, then the BinItem id (1-based, in DocInfo's BIN_DATA records).
+_PICTURE_BIN_ITEM = 71
 
 # PARA_TEXT control characters: these take 8 UTF-16 units (the code, 6 units of payload, the code again).
 _WIDE_CONTROLS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}
@@ -156,9 +162,27 @@ def _para_heads(doc_info: list[_Record]) -> list[tuple[int, int, int]]:
     return heads
 
 
+def _bin_streams(doc_info: list[_Record]) -> list[str | None]:
+    """The stream of each BIN_DATA record, in order (``BinData/BIN0001.png``); None for a picture linked from outside
+    the file (type 0)."""
+    found: list[str | None] = []
+    for rec in (r for r in _walk(doc_info) if r.tag == BIN_DATA):
+        data = rec.payload
+        if len(data) < 6 or struct.unpack_from("<H", data, 0)[0] & 0xF == 0:
+            found.append(None)
+            continue
+        (storage_id, length) = struct.unpack_from("<HH", data, 2)
+        extension = data[6 : 6 + 2 * length].decode("utf-16-le", errors="replace")
+        found.append(f"BinData/BIN{storage_id:04X}.{extension}")
+    return found
+
+
 class _Hwp5Reader:
     def __init__(self, path: Path, char_sizes: list[float], numberings: list[Numbering], heads: list[tuple[int, int, int]]):
         self.path = path
+        self.ole: olefile.OleFileIO | None = None
+        self.bin_streams: list[str | None] = []
+        self.pictures: list[Picture] = []
         self.char_sizes = char_sizes
         self.numberings = numberings
         self.heads = heads
@@ -232,6 +256,8 @@ class _Hwp5Reader:
             kind = _ctrl_id(ctrl)
             if kind == "eqed":
                 current += self.equation(ctrl)
+            elif kind == "gso " and (mark := self.picture(ctrl)):
+                current += mark
             elif kind in ("tbl ", "gso "):
                 if current.strip():
                     emit(current)
@@ -243,6 +269,21 @@ class _Hwp5Reader:
                 current += " ".join(inner)
         if current.strip():
             emit(current)
+
+    def picture(self, ctrl: _Record) -> str:
+        """The mark of a drawing object that is a picture stored in the file, at its printed size; '' for any other
+        (a text box, a line, a picture linked from outside)."""
+        found = next((r for r in _walk(ctrl.children) if r.tag == SHAPE_COMPONENT_PICTURE), None)
+        if found is None or len(found.payload) < _PICTURE_BIN_ITEM + 2 or len(ctrl.payload) < 24 or self.ole is None:
+            return ""
+        (item,) = struct.unpack_from("<H", found.payload, _PICTURE_BIN_ITEM)
+        name = self.bin_streams[item - 1] if 1 <= item <= len(self.bin_streams) else None
+        if name is None or not self.ole.exists(name):
+            return ""
+        width, height = struct.unpack_from("<II", ctrl.payload, 16)
+        self.pictures.append(Picture(inflated(self.ole.openstream(name).read()), width / HWPUNITS_PER_POINT,
+                                     height / HWPUNITS_PER_POINT))
+        return picture_mark(len(self.pictures) - 1)
 
     def equation(self, ctrl: _Record) -> str:
         for rec in _walk(ctrl.children):
@@ -317,10 +358,11 @@ def read_hwp5(path: str | Path) -> HwpText:
         doc_info = _stream(ole, "DocInfo", flags, path) if ole.exists("DocInfo") else b""
         info = _records(doc_info)
         reader = _Hwp5Reader(path, _char_sizes(doc_info), _numberings(info), _para_heads(info))
+        reader.ole, reader.bin_streams = ole, _bin_streams(info)
         for section, name in enumerate(names):
             reader.paragraphs(_records(_stream(ole, name, flags, path)), lines, section)
     cleaned, line_sizes = clean_lines(lines)
-    return HwpText(cleaned, str(path), "hwp5", len(names), line_sizes)
+    return HwpText(cleaned, str(path), "hwp5", len(names), line_sizes, tuple(reader.pictures))
 
 
 def _stream(ole: olefile.OleFileIO, name: str, flags: int, path: Path) -> bytes:

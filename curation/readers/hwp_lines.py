@@ -23,15 +23,41 @@ class SizedLine(str):
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture the paper prints (a figure, a picture option): its file's bytes and its size on the page (pt)."""
+
+    data: bytes
+    width: float
+    height: float
+
+
+# A picture stands in its line, where the paper prints it, as one character of Unicode's last private plane, the
+# k-th picture as FIRST_PICTURE + k: no text holds them, and they survive the lines' clean-up and table layout.
+FIRST_PICTURE = 0xF0000
+HWPUNITS_PER_POINT = 100  # HWP lengths are in 1/7200 inch
+
+
+def picture_mark(index: int) -> str:
+    return chr(FIRST_PICTURE + index)
+
+
+def picture_index(char: str) -> int | None:
+    """The index of the picture ``char`` stands for, or None for any other character or text."""
+    return ord(char) - FIRST_PICTURE if len(char) == 1 and ord(char) >= FIRST_PICTURE else None
+
+
+@dataclass(frozen=True)
 class HwpText:
-    """A paper's text: one entry per line (a paragraph, a line break inside one, a table row), and the type
-    size of each line where the document sets one (a paragraph's own text; None for table rows)."""
+    """A paper's text: one entry per line (a paragraph, a line break inside one, a table row), the type size of
+    each line where the document sets one (a paragraph's own text; None for table rows), and the pictures its lines
+    hold (``picture_mark``)."""
 
     lines: tuple[str, ...]
     source: str
     format: str  # "hwp5" or "hwpx"
     sections: int
     sizes: tuple[float | None, ...] = ()
+    pictures: tuple[Picture, ...] = ()
 
 
 def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -> list[str]:

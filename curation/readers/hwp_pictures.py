@@ -22,7 +22,7 @@ def hwp_pictures(path: str | Path) -> list[tuple[str, bytes]]:
     if olefile.isOleFile(str(path)):
         with olefile.OleFileIO(str(path)) as ole:
             found = [
-                (entry[1], _inflated(ole.openstream(entry).read()))
+                (entry[1], inflated(ole.openstream(entry).read()))
                 for entry in ole.listdir()
                 if len(entry) == 2 and entry[0] == "BinData" and _is_picture(entry[1])
             ]
@@ -42,7 +42,7 @@ def _is_picture(name: str) -> bool:
     return name.rsplit(".", 1)[-1].lower() in PICTURE_TYPES
 
 
-def _inflated(data: bytes) -> bytes:
+def inflated(data: bytes) -> bytes:
     """HWP 5 stores BinData raw-deflated unless the document or the item says otherwise; a stream that
     does not inflate is stored as is."""
     try:

@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 
 from curation.core.errors import InputError
 from curation.readers.hwp_equations import equation_text
-from curation.readers.hwp_lines import HwpText, SizedLine, clean_lines, table_lines
+from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, picture_mark, table_lines
 from curation.readers.hwp_numbering import Level, Numbering, NumberingCounter
 
 
@@ -62,6 +62,9 @@ class _HwpxReader:
         self.counter = NumberingCounter()
         self.outline = ""  # the section's outline numbering (hp:secPr outlineShapeIDRef)
         self.where = ""
+        self.archive: zipfile.ZipFile | None = None
+        self.binaries: dict[str, str] = {}  # the files stored in the archive, by their id in the manifest
+        self.pictures: list[Picture] = []
 
     def label(self, p: ElementTree.Element) -> str:
         """The printed label of a numbered paragraph (its paraPr's heading), or ''."""
@@ -106,6 +109,8 @@ class _HwpxReader:
                     out.extend(current.split("\n"))
                 current = ""
                 out.extend(self.table(child))
+            elif name == "pic" and (mark := self.picture(child)):
+                current += mark
             elif name == "equation":
                 script = next((s.text or "" for s in child.iter() if _local(s.tag) == "script"), "")
                 current += equation_text(script)
@@ -125,6 +130,19 @@ class _HwpxReader:
             else:
                 current = self._inline(child, out, current)
         return current
+
+    def picture(self, pic: ElementTree.Element) -> str:
+        """The mark of a picture stored in the file (``hc:img``'s item in the manifest), at its printed size
+        (``hp:sz``); '' for one linked from outside."""
+        image = next((e for e in pic.iter() if _local(e.tag) == "img"), None)
+        name = self.binaries.get(image.get("binaryItemIDRef", "")) if image is not None else None
+        size = next((e for e in pic.iter() if _local(e.tag) == "sz"), None)
+        if name is None or size is None or self.archive is None:
+            return ""
+        data = self.archive.read(name)
+        width, height = (int(size.get(side, "0") or 0) / HWPUNITS_PER_POINT for side in ("width", "height"))
+        self.pictures.append(Picture(data, width, height))
+        return picture_mark(len(self.pictures) - 1)
 
     def _text(self, t: ElementTree.Element) -> str:
         parts = [t.text or ""]
@@ -178,6 +196,7 @@ def read_hwpx(path: str | Path) -> HwpText:
             reader = _HwpxReader(path, {})
         else:
             reader = _HwpxReader(path, _char_sizes(header), _numberings(header), _headings(header))
+        reader.archive, reader.binaries = archive, _binaries(archive)
         for name in names:
             try:
                 root = ElementTree.fromstring(archive.read(name))
@@ -187,7 +206,23 @@ def read_hwpx(path: str | Path) -> HwpText:
                 reader.where = f"{name}, paragraph {index}"
                 reader.paragraph(p, lines)
     cleaned, sizes = clean_lines(lines)
-    return HwpText(cleaned, str(path), "hwpx", len(names), sizes)
+    return HwpText(cleaned, str(path), "hwpx", len(names), sizes, tuple(reader.pictures))
+
+
+def _binaries(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The files ``Contents/content.hpf`` lists as manifest items (``BinData/image1.png``), by item id."""
+    if "Contents/content.hpf" not in archive.namelist():
+        return {}
+    try:
+        manifest = ElementTree.fromstring(archive.read("Contents/content.hpf"))
+    except ElementTree.ParseError:
+        return {}
+    names = set(archive.namelist())
+    return {
+        item.get("id", ""): item.get("href", "")
+        for item in manifest.iter()
+        if _local(item.tag) == "item" and item.get("href", "") in names
+    }
 
 
 def is_hwpx(path: str | Path) -> bool:

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+import cv2
 import olefile
 
+from support.pictures import figure_pixels, option_pixels
 from support.typeset_papers import CIRCLED, House, Question, same_text, stem_matches
 
 BODY, HEADING = 10.0, 14.0  # type sizes (pt): the paper's, a subject heading's
@@ -27,9 +29,13 @@ _LEVELS = (("^1.", "DIGIT", 0), ("^2.", "HANGUL_SYLLABLE", 8), ("^3)", "DIGIT", 
            ("(^5)", "DIGIT", 0), ("(^6)", "HANGUL_SYLLABLE", 8), ("^7", "CIRCLED_DIGIT", 1))
 
 
+FIGURE, OPTION = "\ufffc", "\ufffd"  # in a paragraph's text: a figure, a picture option (pictures set as characters)
+_PICTURE_SIZES = {FIGURE: (200.0, 120.0), OPTION: (100.0, 60.0)}  # printed size, pt
+
+
 @dataclass(frozen=True)
 class Para:
-    text: str  # "\t" a tab, "\n" a line break inside the paragraph
+    text: str  # "\t" a tab, "\n" a line break inside the paragraph, FIGURE and OPTION pictures
     size: float = BODY
     shape: int = PLAIN
 
@@ -93,6 +99,12 @@ def paper_blocks(questions: list[Question], house: House, hwp: HwpHouse, subject
             continue
         if question.table:
             blocks.append(Grid(tuple(tuple(_cell(text) for text in row) for row in question.table)))
+        if question.figure:
+            blocks.append(Para(FIGURE))
+        if question.pictures:  # two to a row, each beside its label
+            labelled = [f"{CIRCLED[k]} {OPTION}" for k in range(len(question.options))]
+            blocks.extend(Para("\t".join(labelled[i : i + 2])) for i in range(0, len(labelled), 2))
+            continue
         blocks.extend(_options(question.options, hwp))
     return blocks
 
@@ -177,11 +189,21 @@ def write_hwpx(path: Path, blocks: list[Block]) -> Path:
               f'</hh:charProperties><hh:numberings><hh:numbering id="1" start="0">{heads}</hh:numbering></hh:numberings>'
               f"<hh:paraProperties>{shapes}</hh:paraProperties></hh:refList></hh:head>")
     section = f'<?xml version="1.0" encoding="UTF-8"?><hs:sec {_NS}>{"".join(map(_xml_block, blocks))}</hs:sec>'
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><opf:package xmlns:opf="http://www.idpf.org/2007/opf/">'
+                '<opf:manifest><opf:item id="figure" href="BinData/figure.png" media-type="image/png"/>'
+                '<opf:item id="option" href="BinData/option.png" media-type="image/png"/></opf:manifest></opf:package>')
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("mimetype", "application/hwp+zip", compress_type=zipfile.ZIP_STORED)
         archive.writestr("Contents/header.xml", header)
         archive.writestr("Contents/section0.xml", section)
+        archive.writestr("Contents/content.hpf", manifest)
+        archive.writestr("BinData/figure.png", _png(figure_pixels()))
+        archive.writestr("BinData/option.png", _png(option_pixels()))
     return path
+
+
+def _png(pixels) -> bytes:
+    return cv2.imencode(".png", pixels)[1].tobytes()
 
 
 def _xml_block(block: Block) -> str:
@@ -192,6 +214,10 @@ def _xml_block(block: Block) -> str:
 
 def _xml_para(para: Para) -> str:
     text = escape(para.text).replace("\t", "<hp:tab/>").replace("\n", "<hp:lineBreak/>")
+    for mark, name in ((FIGURE, "figure"), (OPTION, "option")):
+        width, height = (int(side * 100) for side in _PICTURE_SIZES[mark])
+        text = text.replace(mark, f'</hp:t><hp:pic><hp:sz width="{width}" height="{height}"/><hc:img xmlns:hc='
+                            f'"http://www.hancom.co.kr/hwpml/2011/core" binaryItemIDRef="{name}"/></hp:pic><hp:t>')
     return (f'<hp:p paraPrIDRef="{para.shape}"><hp:run charPrIDRef="{_SIZES.index(para.size)}"><hp:t>{text}</hp:t>'
             "</hp:run></hp:p>")
 
@@ -214,9 +240,11 @@ def _xml_object(block: Grid | TextBox) -> str:
 
 # HWP 5 ------------------------------------------------------------------------------------------------------------
 
-_CHAR_SHAPE, _NUMBERING, _PARA_SHAPE = 0x10 + 5, 0x10 + 7, 0x10 + 9
+_BIN_DATA, _CHAR_SHAPE, _NUMBERING, _PARA_SHAPE = 0x10 + 2, 0x10 + 5, 0x10 + 7, 0x10 + 9
 _PARA_HEADER, _PARA_TEXT, _PARA_CHAR_SHAPE = 0x10 + 50, 0x10 + 51, 0x10 + 52
 _CTRL_HEADER, _LIST_HEADER, _SHAPE_COMPONENT, _TABLE = 0x10 + 55, 0x10 + 56, 0x10 + 60, 0x10 + 61
+_SHAPE_COMPONENT_PICTURE = 0x10 + 69
+_EXTENDED = 11  # the code of a control whose records follow the paragraph's text
 
 
 def write_hwp5(path: Path, blocks: list[Block], container: Path) -> Path:
@@ -230,12 +258,16 @@ def write_hwp5(path: Path, blocks: list[Block], container: Path) -> Path:
         for kind, level in ((0, 0), (2, 0), (2, 6))
     )
     char_shapes = b"".join(_record(_CHAR_SHAPE, 0, bytes(42) + struct.pack("<i", int(s * 100)).ljust(30, b"\0")) for s in _SIZES)
-    doc_info = char_shapes + _record(_NUMBERING, 0, numbering) + para_shapes
+    # One picture stream, the container's own (BIN0001.jpg), holds the one picture every figure and option shows.
+    bin_data = _record(_BIN_DATA, 0, struct.pack("<HHH", 1, 1, 3) + "jpg".encode("utf-16-le"))
+    doc_info = bin_data + char_shapes + _record(_NUMBERING, 0, numbering) + para_shapes
     body = b"".join(_hwp5_block(block, 0) for block in blocks)
     header = b"HWP Document File".ljust(32, b"\0") + struct.pack("<II", 0x05010100, 0x01) + b"\0" * 216
+    streams = {"FileHeader": header, "DocInfo": _deflated(doc_info), "BodyText/Section0": _deflated(body),
+               "BinData/BIN0001.jpg": _deflated(_png(figure_pixels()))}
     path.write_bytes(container.read_bytes())
     with olefile.OleFileIO(str(path), write_mode=True) as ole:
-        for name, data in {"FileHeader": header, "DocInfo": _deflated(doc_info), "BodyText/Section0": _deflated(body)}.items():
+        for name, data in streams.items():
             size = ole.get_size(name)
             if len(data) > size:
                 raise ValueError(f"{name}: {len(data)} bytes do not fit the container's {size}")
@@ -276,11 +308,22 @@ def _hwp5_block(block: Block, level: int) -> bytes:
 
 
 def _hwp5_para(para: Para, level: int) -> bytes:
+    """A paragraph's records; a picture in its text is a drawing object (gso) set as a character, whose records
+    follow the text: the object's size, a shape component, the picture naming BinItem 1."""
+    gso = b"gso "[::-1]
     units = b"".join(
-        struct.pack("<H", 9) + bytes(12) + struct.pack("<H", 9) if ch == "\t" else ch.encode("utf-16-le")
+        struct.pack("<H", 9) + bytes(12) + struct.pack("<H", 9) if ch == "\t"
+        else struct.pack("<H", _EXTENDED) + gso + bytes(8) + struct.pack("<H", _EXTENDED) if ch in _PICTURE_SIZES
+        else ch.encode("utf-16-le")
         for ch in para.text
     )
-    return _para_records(units + struct.pack("<H", 13), para.size, para.shape, level)
+    pictures = b"".join(
+        _record(_CTRL_HEADER, level + 1, gso + struct.pack("<IiiII", 1, 0, 0, *(int(side * 100) for side in _PICTURE_SIZES[ch])) + bytes(20))
+        + _record(_SHAPE_COMPONENT, level + 2, bytes(40))
+        + _record(_SHAPE_COMPONENT_PICTURE, level + 3, bytes(71) + struct.pack("<H", 1) + bytes(17))
+        for ch in para.text if ch in _PICTURE_SIZES
+    )
+    return _para_records(units + struct.pack("<H", 13), para.size, para.shape, level) + pictures
 
 
 def _para_records(text: bytes, size: float, shape: int, level: int) -> bytes:
