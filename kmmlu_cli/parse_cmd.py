@@ -19,7 +19,6 @@ from curation.core.io import write_items, write_jsonl
 from curation.ocr.types import OcrConfig
 from curation.parse import PaperMeta
 from curation.parse.accounting import UNREAD_REASON
-from curation.parse.paper import save_crops
 from kmmlu_cli import console
 
 cli = typer.Typer()
@@ -62,6 +61,7 @@ def parse_cmd(
     from curation.keys import AnswerKey
     from curation.parse import RouteResult, parse
     from curation.parse.keyjoin import parse_keyed
+    from curation.parse.crops import with_crops
 
     if ocr not in ("never", "auto", "always"):
         raise InputError(f"--ocr {ocr!r}: use never, auto or always")
@@ -96,8 +96,8 @@ def parse_cmd(
             folder = folder / Path(route.source.split("!")[-1]).stem
         elif len(results) > 1:
             folder = folder / f"{n:02d}_{Path(route.source.split('!')[-1]).stem}"
-        if crops and route.route.startswith("pdf") and route.parse and Path(route.parse.summary.source).exists():
-            items = save_crops(route.parse, folder / "crops").items
+        if crops:
+            items = with_crops(route, folder / "crops")
         write_items(folder / "items.jsonl", items)
         route.rejects[:0] = key_rejects if n == 0 else []
         write_jsonl(folder / "rejects.jsonl", (r.to_record() for r in route.rejects))

@@ -6,14 +6,18 @@ from __future__ import annotations
 import zipfile
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from conftest import realdata_path
+from PIL import Image
 from support.hwp_papers import OPTION_STYLES, HwpHouse, off_numbers, paper_blocks, write_hwp5, write_hwpx
 from support.typeset_papers import HOUSES, as_set, kmmlu_rows
 
 from curation.parse import parse
+from curation.parse.crops import with_crops
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp_lines import clean_lines, table_lines
+from curation.review.config import task_data
 
 PER_PAPER = 32  # question 30 holds a table whose cells are printed on two lines
 HOUSE = replace(HOUSES["two columns, B4, 문 1., shared passages"], boxes=True)
@@ -117,3 +121,23 @@ def test_a_question_number_cell_opens_its_stems_line():
 def test_real_hwp_paper_keeps_tabs_between_its_options():
     lines = read_hwp(realdata_path("pdf", "healthex_2015_s1_A_q.hwp")).lines
     assert "  가. 85Kcal\t나. 105Kcal" in lines
+
+
+@pytest.mark.realdata
+def test_hwp_items_are_cut_from_the_typeset_copy_for_review(tmp_path):
+    """An HWP file has no pages: each item's crop is cut from the copy it was read from, which prints its tables and
+    pictures, and review's line over the crop says so."""
+    house = replace(HOUSE, figures=True, tables=True)
+    rows = kmmlu_rows(realdata_path("kmmlu"))[200 : 200 + PER_PAPER]
+    questions = as_set(rows, house)
+    paper = write_hwpx(tmp_path / "paper.hwpx",
+                       paper_blocks(questions, house, HwpHouse("typed", "lines", " ", False, False), ("형법", "민법")))
+    (result,) = parse(paper)
+    items = with_crops(result, tmp_path / "crops")
+    assert len(items) == PER_PAPER and all((tmp_path / item.image_path).is_file() for item in items)
+    figured = next(item for n, item in zip(range(1, PER_PAPER + 1), items) if questions[n - 1].figure)
+    plain = next(item for n, item in zip(range(1, PER_PAPER + 1), items) if not questions[n - 1].figure)
+    # the figure's bars, grey 150, are in its item's crop; text's anti-aliased edges make a few such pixels anywhere
+    grey = {item.id: (np.asarray(Image.open(tmp_path / item.image_path).convert("L")) == 150).sum() for item in (figured, plain)}
+    assert grey[figured.id] > 1000 and grey[plain.id] < 100
+    assert "HWP 조판본" in task_data(figured)["provenance"]

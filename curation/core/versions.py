@@ -18,7 +18,7 @@ DEDUP_VERSION = "dedup1"
 # web-crawl contamination scan
 DECONTAM_VERSION = "decontam3"
 # the Label Studio labeling config, its task data and instructions
-REVIEW_CONFIG_VERSION = "review-v2"
+REVIEW_CONFIG_VERSION = "review-v3"
 # who reviews which items
 REVIEW_PLAN_VERSION = "plan-v1"
 # agreement and adjudication rules (v2: reviews are settled per item and content hash)

@@ -24,7 +24,6 @@ from curation.readers.guard import GuardedPool, Limits, screen_item
 
 if TYPE_CHECKING:
     from curation.parse.meta import PaperMeta
-    from curation.parse.routes import RouteResult
 
 STAGE = "guard"
 HELD_REASONS = "held_reasons.jsonl"  # why each item of held.jsonl is held: the quarantine lines for it
@@ -69,6 +68,7 @@ def job_inputs(job: BatchJob, crops: bool) -> dict[str, str]:
 def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> PaperOutcome:
     """Check, parse and screen one paper of any kind (run inside a pool's worker). The key's troubles are
     rejects beside the items, never a refusal of the paper."""
+    from curation.parse.crops import with_crops
     from curation.parse.keyjoin import parse_keyed
     from curation.parse.routes import ROUTE_VERSIONS, parse
 
@@ -79,7 +79,7 @@ def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> P
     held: list[Held] = []
     for result in results:
         rejects += result.rejects
-        for item in _with_crops(result, crops_dir):
+        for item in result.items if crops_dir is None else with_crops(result, crops_dir):
             verdict = screen_item(item, limits)
             if verdict:
                 held.append(Held(item, *verdict))
@@ -91,16 +91,6 @@ def parse_one(job: BatchJob, limits: Limits, crops_dir: Path | None = None) -> P
     versions |= {"KEY_READER_VERSION"} if job.key is not None else set()
     versions |= {"CROP_VERSION"} if any(item.image_path for item in kept + [h.item for h in held]) else set()
     return PaperOutcome(job.paper, kept, held, rejects, pages, routes, tuple(sorted(versions)))
-
-
-def _with_crops(result: RouteResult, crops_dir: Path | None) -> list[Item]:
-    """The route's items, pointing at their crops where the route has pages (PDFs, not HWP)."""
-    from curation.parse.paper import save_crops
-
-    if crops_dir is None or not result.route.startswith("pdf") or result.parse is None:
-        return list(result.items)
-    cropped = {i.id: i.image_path for i in save_crops(result.parse, crops_dir).items}
-    return [i.model_copy(update={"image_path": cropped.get(i.id)}) for i in result.items]
 
 
 def already_done(folder: Path, inputs: dict[str, str]) -> list[Reject] | None:

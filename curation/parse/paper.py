@@ -32,7 +32,8 @@ from curation.parse.accounting import Part, cover_count, missing_rejects, unread
 from curation.parse.blocks import Block, compose, option_tokens
 from curation.parse.centred_cells import cells_above, options_by_cells
 from curation.parse.drawn_rules import PageRules, ruled_lines
-from curation.parse.figures import PageCropper, figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
+from curation.parse.crops import save_crops
+from curation.parse.figures import figure_boxes, has_figure_candidates, overlaps, with_figures_at_breaks
 from curation.parse.fractions import stack_fractions
 from curation.parse.full_width import Drawn
 from curation.parse.furniture import lay_out, running_subjects
@@ -181,21 +182,6 @@ def parse_paper(
     )
     result = ParseResult(items, rejects, summary, grid_key, regions, repairs=repairs, confidence=confidence)
     return save_crops(result, crops_dir) if crops_dir is not None else result
-
-
-def save_crops(result: ParseResult, crops_dir: Path) -> ParseResult:
-    """Render each item's region into ``crops_dir/<item id>.png``; the items point at it (relative path)."""
-    crops: dict[str, Path] = {}
-    items = []
-    with open_pdf(Path(result.summary.source)) as doc, PageCropper(doc) as cropper:
-        for item in result.items:
-            crop = crops_dir / f"{item.id}.png"
-            cropper.save(result.regions[item.id], crop)
-            crops[item.id] = crop
-            items.append(item.model_copy(update={"image_path": f"{crops_dir.name}/{crop.name}"}))
-    return ParseResult(
-        items, result.rejects, result.summary, result.grid_key, result.regions, crops, result.repairs, result.confidence
-    )
 
 
 def _read_words(

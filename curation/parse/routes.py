@@ -71,6 +71,7 @@ class RouteResult:
     rejects: list[Reject]
     parse: ParseResult | None = None
     ocr_pages: int = 0
+    typeset: bytes | None = None  # an HWP paper's typeset copy, the PDF its items were read from (and are cut from)
 
 
 class OcrWordSource:
@@ -260,6 +261,7 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
             result = parse_paper(pdf, **kwargs)
         except InputError as exc:  # name the user's file, never the typeset copy
             raise InputError(str(exc).replace(str(pdf), str(path))) from None
+        copy = pdf.read_bytes()
     result.summary.warnings = [w.replace(pdf.name, path.name) for w in result.summary.warnings]
     items = [
         # Pages and boxes of the typeset copy mean nothing in the HWP file.
@@ -268,7 +270,7 @@ def parse_hwp(path: Path, **kwargs) -> RouteResult:
     ]
     items = stamped(items, text.format, None, keyed=kwargs.get("key") is not None, confidence=result.confidence)
     rejects = [_hwp_reject(r, path, text, first_lines) for r in result.rejects]
-    return RouteResult(str(path), text.format, items, rejects, result)
+    return RouteResult(str(path), text.format, items, rejects, result, typeset=copy)
 
 
 def _hwp_reject(reject: Reject, path: Path, text: HwpText, first_lines: list[int]) -> Reject:

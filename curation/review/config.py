@@ -43,10 +43,16 @@ _STATUS = {"final": "최종 정답 / final", "provisional": "가답안 / provisi
 REVIEW_COLUMNS = 4  # first-round reviews shown side by side to the adjudicator (``review_1`` ..)
 
 
+_TYPESET_ROUTES = ("hwp5", "hwpx")  # routes whose crops are cut from a typeset copy, the paper having no pages
+
+
 def provenance(item: Item) -> str:
-    """The compact line above the crop: licence, year, session, form, number, page."""
+    """The compact line above the crop: licence, year, session, form, number, page, and whether the crop is a typeset
+    copy of an HWP file's text."""
+    typeset = item.provenance is not None and item.provenance.route in _TYPESET_ROUTES
     where = [item.license_ko or item.license, item.year, item.session and f"{item.session}교시",
-             item.form and f"{item.form}형", item.number and f"{item.number}번", item.page and f"p.{item.page}"]
+             item.form and f"{item.form}형", item.number and f"{item.number}번", item.page and f"p.{item.page}",
+             typeset and "HWP 조판본 / typeset"]
     return " · ".join(str(part) for part in where if part) or item.id
 
 
