@@ -79,7 +79,7 @@ def hwp_houses(rnd: random.Random) -> tuple[House, HwpHouse]:
     (the HWP reader does not read a table's borders)."""
     table_options = rnd.random() < 0.5
     house = replace(with_extras(random_house(rnd), rnd), labels="circled", table_options=table_options,
-                    open_tables=table_options, pictures=rnd.random() < 0.5)
+                    open_tables=table_options, pictures=rnd.random() < 0.5, formulas=rnd.random() < 0.5)
     return house, random_hwp_house(rnd)
 
 
@@ -111,7 +111,8 @@ def main() -> None:
                 table.add_row(str(index), f"{house.numbering}, {'boxes, ' if house.boxes else ''}"
                               f"{'passages, ' if house.passages else ''}{'tables, ' if house.tables else ''}"
                               f"{'listings, ' if house.code else ''}{'option tables, ' if house.table_options else ''}"
-                              f"{'figures, ' if house.figures else ''}{'picture options, ' if house.pictures else ''}{hwp.name}", form, str(len(paper_rows)),
+                              f"{'figures, ' if house.figures else ''}{'picture options, ' if house.pictures else ''}"
+                              f"{'formulas, ' if house.formulas else ''}{hwp.name}", form, str(len(paper_rows)),
                               str(scored.found), str(scored.exact), str(scored.rejects), str(scored.silent),
                               " ".join(scored.off[:8]) + (" ..." if len(scored.off) > 8 else ""), " ".join(scored.images))
     for form, scored in totals.items():

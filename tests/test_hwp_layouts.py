@@ -48,8 +48,8 @@ def test_question_numbers_in_label_cells_over_tables_listings_and_option_tables(
 @pytest.mark.parametrize("form", ["hwpx", "hwp5"])
 def test_figures_and_picture_options_are_pictures_of_their_items(form, tmp_path):
     """A figure under a stem and pictures beside option labels, set as characters: each item holds an image (and
-    picture options are empty), as a PDF paper's do."""
-    house = replace(HOUSE, figures=True, pictures=True)
+    picture options are empty), as a PDF paper's do. Fractions in stems and options are equation objects."""
+    house = replace(HOUSE, figures=True, pictures=True, formulas=True)
     result, questions = _assert_written_back(house, HwpHouse("typed", "lines", " ", False, False), form, tmp_path)
     pictured = {house.printed(n) for n, question in enumerate(questions, 1) if question.figure or question.pictures}
     assert {item.number for item in result.items if item.has_image} == pictured and len(pictured) >= 6

@@ -9,6 +9,7 @@ a text box; subject headings set larger (bench/hwp.py, tests/test_hwp_layouts.py
 from __future__ import annotations
 
 import random
+import re
 import struct
 import zipfile
 import zlib
@@ -30,6 +31,7 @@ _LEVELS = (("^1.", "DIGIT", 0), ("^2.", "HANGUL_SYLLABLE", 8), ("^3)", "DIGIT", 
 
 
 FIGURE, OPTION = "\ufffc", "\ufffd"  # in a paragraph's text: a figure, a picture option (pictures set as characters)
+EQUATION = "\x01{{{}}} over {{{}}}\x02"  # in a paragraph's text: an equation object, its script between \x01 and \x02
 _PICTURE_SIZES = {FIGURE: (200.0, 120.0), OPTION: (100.0, 60.0)}  # printed size, pt
 
 
@@ -105,7 +107,7 @@ def paper_blocks(questions: list[Question], house: House, hwp: HwpHouse, subject
             labelled = [f"{CIRCLED[k]} {OPTION}" for k in range(len(question.options))]
             blocks.extend(Para("\t".join(labelled[i : i + 2])) for i in range(0, len(labelled), 2))
             continue
-        blocks.extend(_options(question.options, hwp))
+        blocks.extend(_options(tuple(map(equations, question.marked)) if question.marked else question.options, hwp))
     return blocks
 
 
@@ -119,12 +121,21 @@ def _cell(text: str) -> tuple[Para, ...]:
 
 
 def _question(n: int, question: Question, house: House, hwp: HwpHouse) -> list[Block]:
-    label = house.number(n)
+    label, stem = house.number(n), question.stem + equations(question.note)
     if hwp.numbers == "numbered":
-        return [Para(question.stem, shape=NUMBERED_QUESTION)]
+        return [Para(stem, shape=NUMBERED_QUESTION)]
     if hwp.numbers == "cell":
-        return [Grid((((Para(label),), (Para(question.stem),)),))]
-    return [Para(f"{label} {question.stem}")]
+        return [Grid((((Para(label),), (Para(stem),)),))]
+    return [Para(f"{label} {stem}")]
+
+
+def equations(markup: str) -> str:
+    """Formula markup (tests/support/formulas.py) as Hangul holds it: a fraction an equation object (``{a} over {b}``,
+    a space in it ``~``), exponents and subscripts the characters they raise or lower (the size and raise are the
+    character shape's, which no reader of the text sees)."""
+    text = re.sub(r"\[\[(.*?)\|\|(.*?)\]\]", lambda m: EQUATION.format(m.group(1).replace(" ", "~"), m.group(2).replace(" ", "~")),
+                  markup)
+    return re.sub(r"[\^_]\{([^}]*)\}", r"\1", text)
 
 
 def _options(options: tuple[str, ...], hwp: HwpHouse) -> list[Block]:
@@ -214,6 +225,7 @@ def _xml_block(block: Block) -> str:
 
 def _xml_para(para: Para) -> str:
     text = escape(para.text).replace("\t", "<hp:tab/>").replace("\n", "<hp:lineBreak/>")
+    text = re.sub("\x01(.*?)\x02", r"</hp:t><hp:equation><hp:script>\1</hp:script></hp:equation><hp:t>", text)
     for mark, name in ((FIGURE, "figure"), (OPTION, "option")):
         width, height = (int(side * 100) for side in _PICTURE_SIZES[mark])
         text = text.replace(mark, f'</hp:t><hp:pic><hp:sz width="{width}" height="{height}"/><hc:img xmlns:hc='
@@ -243,7 +255,7 @@ def _xml_object(block: Grid | TextBox) -> str:
 _BIN_DATA, _CHAR_SHAPE, _NUMBERING, _PARA_SHAPE = 0x10 + 2, 0x10 + 5, 0x10 + 7, 0x10 + 9
 _PARA_HEADER, _PARA_TEXT, _PARA_CHAR_SHAPE = 0x10 + 50, 0x10 + 51, 0x10 + 52
 _CTRL_HEADER, _LIST_HEADER, _SHAPE_COMPONENT, _TABLE = 0x10 + 55, 0x10 + 56, 0x10 + 60, 0x10 + 61
-_SHAPE_COMPONENT_PICTURE = 0x10 + 69
+_SHAPE_COMPONENT_PICTURE, _EQEDIT = 0x10 + 69, 0x10 + 72
 _EXTENDED = 11  # the code of a control whose records follow the paragraph's text
 
 
@@ -309,21 +321,30 @@ def _hwp5_block(block: Block, level: int) -> bytes:
 
 def _hwp5_para(para: Para, level: int) -> bytes:
     """A paragraph's records; a picture in its text is a drawing object (gso) set as a character, whose records
-    follow the text: the object's size, a shape component, the picture naming BinItem 1."""
-    gso = b"gso "[::-1]
-    units = b"".join(
-        struct.pack("<H", 9) + bytes(12) + struct.pack("<H", 9) if ch == "\t"
-        else struct.pack("<H", _EXTENDED) + gso + bytes(8) + struct.pack("<H", _EXTENDED) if ch in _PICTURE_SIZES
-        else ch.encode("utf-16-le")
-        for ch in para.text
-    )
-    pictures = b"".join(
-        _record(_CTRL_HEADER, level + 1, gso + struct.pack("<IiiII", 1, 0, 0, *(int(side * 100) for side in _PICTURE_SIZES[ch])) + bytes(20))
-        + _record(_SHAPE_COMPONENT, level + 2, bytes(40))
-        + _record(_SHAPE_COMPONENT_PICTURE, level + 3, bytes(71) + struct.pack("<H", 1) + bytes(17))
-        for ch in para.text if ch in _PICTURE_SIZES
-    )
-    return _para_records(units + struct.pack("<H", 13), para.size, para.shape, level) + pictures
+    follow the text: the object's size, a shape component, the picture naming BinItem 1; an equation an eqed control
+    whose EQEDIT record holds its script."""
+    gso, eqed = b"gso "[::-1], b"eqed"[::-1]
+    parts = re.split("\x01(.*?)\x02", para.text)  # text, then an equation's script, then text, ...
+    units, controls = b"", b""
+    for k, part in enumerate(parts):
+        if k % 2:
+            units += struct.pack("<H", _EXTENDED) + eqed + bytes(8) + struct.pack("<H", _EXTENDED)
+            script = part.encode("utf-16-le")
+            controls += _record(_CTRL_HEADER, level + 1, eqed + bytes(40))
+            controls += _record(_EQEDIT, level + 2, struct.pack("<IH", 0, len(script) // 2) + script + bytes(16))
+            continue
+        for ch in part:
+            if ch == "\t":
+                units += struct.pack("<H", 9) + bytes(12) + struct.pack("<H", 9)
+            elif ch in _PICTURE_SIZES:
+                units += struct.pack("<H", _EXTENDED) + gso + bytes(8) + struct.pack("<H", _EXTENDED)
+                size = struct.pack("<IiiII", 1, 0, 0, *(int(side * 100) for side in _PICTURE_SIZES[ch]))
+                controls += (_record(_CTRL_HEADER, level + 1, gso + size + bytes(20))
+                             + _record(_SHAPE_COMPONENT, level + 2, bytes(40))
+                             + _record(_SHAPE_COMPONENT_PICTURE, level + 3, bytes(71) + struct.pack("<H", 1) + bytes(17)))
+            else:
+                units += ch.encode("utf-16-le")
+    return _para_records(units + struct.pack("<H", 13), para.size, para.shape, level) + controls
 
 
 def _para_records(text: bytes, size: float, shape: int, level: int) -> bytes:
