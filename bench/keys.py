@@ -1,14 +1,16 @@
 """Answer keys typeset at random in the layouts the official bodies print (tests/support/typeset_keys.py), read
 with ``read_key``, and scored against what was printed: keys read whole, answers right, keys refused and why.
 
-    PYTHONPATH=. python bench/keys.py [--keys 60] [--seed 1] [--raster [--dpi 150]]
+    PYTHONPATH=. python bench/keys.py [--keys 60] [--seed 1] [--raster [--dpi 150] | --hwp hwpx|hwp5]
 
 A key is whole when its status (provisional or final) is the printed one and every printed question's answer is
 found under its session, form and subject with the printed answers (a withheld question as withheld). One row per
 layout, then one line per key that is not whole: its layout, what was drawn and the first answers off. With
 ``--raster`` each key's pages are published as pictures (grey, ``--dpi``, no text layer, as HRDK embeds its tables)
 and read with ``--ocr auto``: the image reader knows pairs and matrices; a key it cannot read must be refused, and
-"wrong" counts answers given that are not the printed ones (the figure that must stay 0).
+"wrong" counts answers given that are not the printed ones (the figure that must stay 0). With ``--hwp`` each key is
+written as an HWPX or HWP 5 document instead (tests/support/hwp_keys.py: its lines paragraphs, its rows of cells
+tables).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from rich.table import Table as RichTable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from support.hwp_keys import hwp_key  # noqa: E402
 from support.typeset_keys import LAYOUTS, KeyHouse, Table, random_key_house, random_tables, typeset_key  # noqa: E402
 
 from curation.core.errors import InputError  # noqa: E402
@@ -78,7 +81,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--raster", action="store_true", help="each key's pages as pictures, read by OCR")
     parser.add_argument("--dpi", type=int, default=150)
+    parser.add_argument("--hwp", choices=["hwpx", "hwp5"], help="each key written as an HWP document instead")
     args = parser.parse_args()
+    container = ROOT.parent / "shared" / "realdata" / "pdf" / "healthex_2015_s1_A_q.hwp"  # an HWP 5 file's OLE layout
     rnd = random.Random(args.seed)
     counts: dict[str, list[int]] = defaultdict(lambda: [0] * 6)  # keys, whole, refused, answers, right, wrong
     notes = []
@@ -86,7 +91,10 @@ def main() -> None:
         for index in range(args.keys):
             house = random_key_house(rnd)
             tables = random_tables(house, rnd)
-            path = typeset_key(tables, house, Path(folder) / f"key{index}.pdf")
+            if args.hwp:
+                path = hwp_key(tables, house, Path(folder) / f"key{index}", args.hwp, container)
+            else:
+                path = typeset_key(tables, house, Path(folder) / f"key{index}.pdf")
             if args.raster:
                 path = as_pictures(path, args.dpi)
             total = sum(len(t.answers) for t in tables)
@@ -108,7 +116,7 @@ def main() -> None:
             else:
                 status = "" if status_right else f"status {key.status} for {house.status_word}; "
                 notes.append(f"key {index} {house.layout} ({drawn(house, tables)}): {status}{len(off)} off: {off[:4]}")
-    pictured = f", pictured at {args.dpi} dpi" if args.raster else ""
+    pictured = f", pictured at {args.dpi} dpi" if args.raster else f", as {args.hwp}" if args.hwp else ""
     table = RichTable(title=f"{args.keys} keys typeset at random (seed {args.seed}{pictured}), read by read_key")
     for column in ("layout", "keys", "whole", "refused", "answers", "right", "wrong", "right %"):
         table.add_column(column, justify="right")

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from conftest import realdata_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from keys import answers_off, as_pictures  # noqa: E402
+from support.hwp_keys import hwp_key  # noqa: E402
 from support.typeset_keys import KeyHouse, Table, typeset_key  # noqa: E402
 
 from curation.core.errors import InputError  # noqa: E402
@@ -110,3 +112,17 @@ def test_a_pictured_pairs_key_with_subjects_under_bracketed_labels_reads_whole(t
     house = _house("pairs", 5, circled=False, label_style=1)
     key = read_key(as_pictures(typeset_key(tables, house, tmp_path / "key.pdf"), 150))
     assert answers_off(key, tables) == []
+
+
+@pytest.mark.parametrize("form", ["hwpx", "hwp5"])
+@pytest.mark.parametrize("layout, per_row", [("pairs", 5), ("pairs", 4), ("columns", 2), ("grid", 10), ("matrix", 0)])
+def test_keys_published_as_hwp_tables_read_whole(layout, per_row, form, tmp_path):
+    """The same layouts written as HWP documents, each row of cells a table row: a pairs table's circled answers,
+    each after its question's number, are no options set in cells (they were read as such, and the key had no
+    table); a block per subject page of one form, likewise."""
+    house = _house(layout, per_row)
+    groups = [(None, None)] if layout == "columns" else [(1, "A"), (1, "B")]
+    tables = _tables(11, groups, ["형법", "민법"], 20 if layout == "matrix" else 25)
+    container = realdata_path("pdf", "healthex_2015_s1_A_q.hwp")
+    key = read_key(hwp_key(tables, house, tmp_path / "key", form, container))
+    assert answers_off(key, tables) == [] and key.status == "final"

@@ -67,8 +67,11 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
         return [line for _, _, lines in cells for line in lines if line.strip()]
     texts = [(row, col, " ".join(line.strip() for line in lines if line.strip())) for row, col, lines in cells]
     markers = {(row, col) for row, col, text in texts if text in CIRCLED_MARKERS}
-    # Options set in cells pair each marker with its text; a grid of answers (a key) has markers side by side.
-    if len(markers) >= 2 and not any((row, col + 1) in markers for row, col in markers):
+    # Options set in cells pair each marker with its text, the markers running on by one (① ② ③, or ③ ④ ⑤ in a table
+    # the page split); a key's answers are circled digits in any order, side by side or each after its number.
+    in_order = [CIRCLED.index(text) for _, _, text in sorted(texts) if text in CIRCLED_MARKERS]
+    running = in_order == list(range(in_order[0], in_order[0] + len(in_order))) if in_order else False
+    if len(markers) >= 2 and running and not any((row, col + 1) in markers for row, col in markers):
         return _option_lines(sorted(texts))
     if options := _options_in_cells([text for _, _, text in texts if text]):
         return options

@@ -207,9 +207,10 @@ def write_hwpx(path: Path, blocks: list[Block]) -> Path:
         archive.writestr("mimetype", "application/hwp+zip", compress_type=zipfile.ZIP_STORED)
         archive.writestr("Contents/header.xml", header)
         archive.writestr("Contents/section0.xml", section)
-        archive.writestr("Contents/content.hpf", manifest)
-        archive.writestr("BinData/figure.png", _png(figure_pixels()))
-        archive.writestr("BinData/option.png", _png(option_pixels()))
+        if "binaryItemIDRef" in section:  # the pictures, where the paper prints any
+            archive.writestr("Contents/content.hpf", manifest)
+            archive.writestr("BinData/figure.png", _png(figure_pixels()))
+            archive.writestr("BinData/option.png", _png(option_pixels()))
     return path
 
 

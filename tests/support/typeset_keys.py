@@ -188,12 +188,15 @@ class _Sheet:
 
 
 def typeset_key(tables: list[Table], house: KeyHouse, path: Path) -> Path:
-    title = f"2025년도 국가자격시험 {house.status_word}"
+    title = key_title(house)
     sheet = _Sheet(house, title)
-    layouts = {"pairs": _pairs, "rows": _rows, "columns": _columns, "matrix": _matrix, "grid": _grid}
-    layouts[house.layout](sheet, tables, house)
+    LAYOUT_WRITERS[house.layout](sheet, tables, house)
     sheet.document.save(path)
     return path
+
+
+def key_title(house: KeyHouse) -> str:
+    return f"2025년도 국가자격시험 {house.status_word}"
 
 
 def _groups(tables: list[Table]) -> dict[tuple[int | None, str | None], list[Table]]:
@@ -296,3 +299,7 @@ def _grid(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
         sheet.cells([answers, *(house.cell(a) for _, a in row)], cut, greys={0})
 
     _blocks(sheet, tables, house, print_row, 1.5 * ROW)
+
+
+# Each layout writes on a sheet (``_Sheet`` here; tests/support/hwp_keys.py writes the same calls into an HWP file).
+LAYOUT_WRITERS = {"pairs": _pairs, "rows": _rows, "columns": _columns, "matrix": _matrix, "grid": _grid}
