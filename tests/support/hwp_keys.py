@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.hwp_papers import BODY, HEADING, Block, Grid, Para, write_hwp5, write_hwpx
-from support.typeset_keys import LAYOUT_WRITERS, MARGIN, PAGE, ROW, KeyHouse, Table, key_title
+from support.typeset_keys import LAYOUT_WRITERS, PAGE, ROW, KeyHouse, Sheet, Table, key_title
 
 
-class HwpSheet:
-    """The sheet the layouts write on (``typeset_keys._Sheet``'s calls), held as Hangul holds a key: a line a
-    paragraph, each run of rows of cells one table, which a line, a gap or a new page ends."""
+class HwpSheet(Sheet):
+    """The sheet the layouts write on, held as Hangul holds a key: a line a paragraph, each run of rows of cells one
+    table, which a line, a gap or a new page ends."""
 
     def __init__(self, house: KeyHouse, title: str):
         self.size = PAGE[::-1] if house.layout == "matrix" else PAGE
@@ -22,15 +22,8 @@ class HwpSheet:
         self.blocks: list[Block] = []
         self.rows: list[tuple[tuple[Para, ...], ...]] = []
 
-    def new_page(self) -> None:
-        self.page = 0 if self.page is None else self.page + 1
-        self.y = MARGIN
-        self.text(self.title, size=14)
-        self.y += 10
-
-    def room(self, height: float) -> None:
-        if self.page is None or self.y + height > self.size[1] - MARGIN:
-            self.new_page()
+    def blank_page(self) -> int:
+        return 0 if self.page is None else self.page + 1
 
     def text(self, text: str, *, size: float = 11, centred: bool = False) -> None:
         self.room(size + 8)

@@ -144,7 +144,7 @@ def _print(page: pymupdf.Page, x: float, baseline: float, text: str, size: float
         x += _width(run, size)
 
 
-class _Sheet:
+class Sheet:
     """Pages written top to bottom: lines of text and rows of ruled cells; a row that does not fit opens a page."""
 
     def __init__(self, house: KeyHouse, title: str):
@@ -156,10 +156,13 @@ class _Sheet:
         self.title = title
 
     def new_page(self) -> None:
-        self.page = self.document.new_page(width=self.size[0], height=self.size[1])
+        self.page = self.blank_page()
         self.y = MARGIN
         self.text(self.title, size=14, centred=True)
         self.y += 10
+
+    def blank_page(self) -> pymupdf.Page:
+        return self.document.new_page(width=self.size[0], height=self.size[1])
 
     def room(self, height: float) -> None:
         if self.page is None or self.y + height > self.size[1] - MARGIN:
@@ -189,7 +192,7 @@ class _Sheet:
 
 def typeset_key(tables: list[Table], house: KeyHouse, path: Path) -> Path:
     title = key_title(house)
-    sheet = _Sheet(house, title)
+    sheet = Sheet(house, title)
     LAYOUT_WRITERS[house.layout](sheet, tables, house)
     sheet.document.save(path)
     return path
@@ -210,7 +213,7 @@ def _heading(session: int | None, form: str | None) -> str:
     return " ".join(part for part in (f"{session}교시" if session else "", f"{form}형" if form else "") if part)
 
 
-def _blocks(sheet: _Sheet, tables: list[Table], house: KeyHouse, print_row, row_height: float) -> None:
+def _blocks(sheet: Sheet, tables: list[Table], house: KeyHouse, print_row, row_height: float) -> None:
     """A block per session and form under its heading, each subject's rows under its label, ``per_row`` numbers a
     row, each printed by ``print_row`` (``row_height`` tall)."""
     for (session, form), group in _groups(tables).items():
@@ -225,7 +228,7 @@ def _blocks(sheet: _Sheet, tables: list[Table], house: KeyHouse, print_row, row_
             sheet.gap()
 
 
-def _pairs(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+def _pairs(sheet: Sheet, tables: list[Table], house: KeyHouse) -> None:
     width = (PAGE[0] - 2 * MARGIN) / house.per_row
 
     def print_row(row: list[tuple[int, tuple[int, ...] | None]]) -> None:
@@ -235,7 +238,7 @@ def _pairs(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
     _blocks(sheet, tables, house, print_row, ROW)
 
 
-def _rows(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+def _rows(sheet: Sheet, tables: list[Table], house: KeyHouse) -> None:
     forms = list(dict.fromkeys(table.form for table in tables))
     heads = ["교시", "과목", "문제번호"] + [f"{form}형(정답)" if form else "정답" for form in forms]
     widths = [60, 150, 80] + [100] * len(forms)
@@ -254,7 +257,7 @@ def _rows(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
         sheet.cells(line, widths)
 
 
-def _columns(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+def _columns(sheet: Sheet, tables: list[Table], house: KeyHouse) -> None:
     by_subject: dict[str, list[Table]] = {}
     for table in tables:
         by_subject.setdefault(table.subject, []).append(table)
@@ -276,7 +279,7 @@ def _columns(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
             sheet.cells(texts, (widths * house.per_row)[: len(texts)])
 
 
-def _matrix(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+def _matrix(sheet: Sheet, tables: list[Table], house: KeyHouse) -> None:
     for (session, form), group in _groups(tables).items():
         sheet.room(3 * ROW + 20)
         sheet.text(_heading(session, form))
@@ -288,7 +291,7 @@ def _matrix(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
         sheet.gap()
 
 
-def _grid(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
+def _grid(sheet: Sheet, tables: list[Table], house: KeyHouse) -> None:
     widths = [45] + [(PAGE[0] - 2 * MARGIN - 45) / house.per_row] * house.per_row
     numbers, answers = house.grid_heads
 
@@ -301,5 +304,5 @@ def _grid(sheet: _Sheet, tables: list[Table], house: KeyHouse) -> None:
     _blocks(sheet, tables, house, print_row, 1.5 * ROW)
 
 
-# Each layout writes on a sheet (``_Sheet`` here; tests/support/hwp_keys.py writes the same calls into an HWP file).
+# Each layout writes on a sheet (``Sheet`` here; tests/support/hwp_keys.py writes the same calls into an HWP file).
 LAYOUT_WRITERS = {"pairs": _pairs, "rows": _rows, "columns": _columns, "matrix": _matrix, "grid": _grid}
