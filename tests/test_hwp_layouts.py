@@ -3,6 +3,7 @@ stem and option as written, whichever way the file holds the numbers and options
 
 from __future__ import annotations
 
+import struct
 import zipfile
 from dataclasses import replace
 
@@ -16,7 +17,8 @@ from support.typeset_papers import HOUSES, as_set, kmmlu_rows
 from curation.parse import parse
 from curation.parse.crops import with_crops
 from curation.readers.hwp import read_hwp
-from curation.readers.hwp_lines import clean_lines, table_lines
+from curation.readers.hwp5 import _Hwp5Reader, _records
+from curation.readers.hwp_lines import clean_lines, is_drawing, table_lines
 from curation.review.config import task_data
 
 PER_PAPER = 32  # question 30 holds a table whose cells are printed on two lines
@@ -46,11 +48,14 @@ def test_question_numbers_in_label_cells_over_tables_listings_and_option_tables(
 
 @pytest.mark.realdata
 @pytest.mark.parametrize("form", ["hwpx", "hwp5"])
-def test_figures_and_picture_options_are_pictures_of_their_items(form, tmp_path):
-    """A figure under a stem and pictures beside option labels, set as characters: each item holds an image (and
-    picture options are empty), as a PDF paper's do. Fractions in stems and options are equation objects."""
+@pytest.mark.parametrize("drawn", [False, True])
+def test_figures_and_picture_options_are_pictures_of_their_items(drawn, form, tmp_path):
+    """A figure under a stem (a picture, or shapes drawn in Hangul and grouped) and pictures beside option labels, set
+    as characters: each item holds an image (and picture options are empty), as a PDF paper's do. Fractions in stems
+    and options are equation objects."""
     house = replace(HOUSE, figures=True, pictures=True, formulas=True)
-    result, questions = _assert_written_back(house, HwpHouse("typed", "lines", " ", False, False), form, tmp_path)
+    hwp = HwpHouse("typed", "lines", " ", False, False, drawn_figures=drawn)
+    result, questions = _assert_written_back(house, hwp, form, tmp_path)
     pictured = {house.printed(n) for n, question in enumerate(questions, 1) if question.figure or question.pictures}
     assert {item.number for item in result.items if item.has_image} == pictured and len(pictured) >= 6
 
@@ -98,6 +103,10 @@ def _assert_written_back(house, hwp, form, tmp_path):
     return result, questions
 
 
+def test_shapes_narrower_than_a_figure_are_no_figure():
+    assert is_drawing(180, 100) and not is_drawing(425, 3) and not is_drawing(12, 12)
+
+
 def test_a_tab_between_options_stays_a_gap_and_indentation_a_space():
     lines, _ = clean_lines(["①가\t\t②나 \t ③다\t", "\t  ㄱ. 갑"])
     assert lines == ("①가\t②나\t③다", "   ㄱ. 갑")
@@ -141,3 +150,31 @@ def test_hwp_items_are_cut_from_the_typeset_copy_for_review(tmp_path):
     grey = {item.id: (np.asarray(Image.open(tmp_path / item.image_path).convert("L")) == 150).sum() for item in (figured, plain)}
     assert grey[figured.id] > 1000 and grey[plain.id] < 100
     assert "HWP 조판본" in task_data(figured)["provenance"]
+
+
+def test_a_footnote_follows_its_paragraph_in_both_formats(tmp_path):
+    """A footnote prints at the page's foot: its text follows the paragraph that refers to it, never inside its
+    sentence (HWP 5 had read it there) nor left out (HWPX had)."""
+    ns = 'xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
+    section = (f"<hs:sec {ns}><hp:p><hp:run><hp:t>1. 다음 법률</hp:t><hp:ctrl><hp:footNote><hp:subList><hp:p><hp:run>"
+               "<hp:t>1) 2024. 1. 1. 시행</hp:t></hp:run></hp:p></hp:subList></hp:footNote></hp:ctrl><hp:t>에 관한 설명은?"
+               "</hp:t></hp:run></hp:p></hs:sec>")
+    with zipfile.ZipFile(tmp_path / "note.hwpx", "w") as archive:
+        archive.writestr("Contents/section0.xml", section)
+    expected = ("1. 다음 법률에 관한 설명은?", "1) 2024. 1. 1. 시행")
+    assert read_hwp(tmp_path / "note.hwpx").lines == expected
+
+    def record(tag: int, level: int, payload: bytes) -> bytes:
+        return struct.pack("<I", tag | (level << 10) | (len(payload) << 20)) + payload
+
+    def text(value: str) -> bytes:
+        return value.encode("utf-16-le")
+
+    note = struct.pack("<H", 17) + b"fn  "[::-1] + bytes(8) + struct.pack("<H", 17)
+    body = (record(66, 0, bytes(24)) + record(67, 1, text("1. 다음 법률") + note + text("에 관한 설명은?\r"))
+            + record(71, 1, b"fn  "[::-1] + bytes(8)) + record(72, 2, bytes(8))
+            + record(66, 2, bytes(24)) + record(67, 3, text("1) 2024. 1. 1. 시행\r")))
+    reader = _Hwp5Reader(tmp_path / "note.hwp", [], [], [])
+    lines: list[str] = []
+    reader.paragraphs(_records(body), lines)
+    assert tuple(lines) == expected

@@ -156,7 +156,9 @@ def _printed(line: str, size: float, source: int, text: HwpText, font: pymupdf.F
         if (index := picture_index(part)) is not None:
             picture = text.pictures[index]
             scale = min(1.0, _TEXT_WIDTH / max(picture.width, 1.0), _MAX_PICTURE_HEIGHT / max(picture.height, 1.0))
-            placed: str | tuple[Picture, float, float] = (picture, picture.width * scale, picture.height * scale)
+            # a picture whose file gives no size still prints, as a mark of a line's height
+            sides = (max(picture.width * scale, _FONT_SIZE), max(picture.height * scale, _FONT_SIZE))
+            placed: str | tuple[Picture, float, float] = (picture, *sides)
             width = placed[1]
         else:
             placed, width = part, font.text_length(part, fontsize=size)

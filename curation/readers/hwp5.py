@@ -19,7 +19,16 @@ import olefile
 
 from curation.core.errors import InputError
 from curation.readers.hwp_equations import equation_text
-from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, picture_mark, table_lines
+from curation.readers.hwp_lines import (
+    HWPUNITS_PER_POINT,
+    HwpText,
+    Picture,
+    SizedLine,
+    clean_lines,
+    is_drawing,
+    picture_mark,
+    table_lines,
+)
 from curation.readers.hwp_numbering import SHAPE_NAMES, Level, Numbering, NumberingCounter
 from curation.readers.hwp_pictures import inflated
 
@@ -36,6 +45,8 @@ LIST_HEADER = 0x10 + 56
 TABLE = 0x10 + 61
 EQEDIT = 0x10 + 72
 SHAPE_COMPONENT_PICTURE = 0x10 + 69
+# Shapes drawn in Hangul that make a figure: line, ellipse, arc, polygon, curve, an embedded (OLE) object, shapes grouped.
+DRAWN_SHAPES = {0x10 + 62, 0x10 + 64, 0x10 + 65, 0x10 + 66, 0x10 + 67, 0x10 + 68, 0x10 + 70}
 # SHAPE_COMPONENT_PICTURE: border colour, width and kind, the image's corners, its crop, its margins, brightness,
 # contrast and effect, then the BinItem id (1-based, in DocInfo's BIN_DATA records).
 _PICTURE_BIN_ITEM = 71
@@ -244,6 +255,7 @@ class _Hwp5Reader:
                 (self.outline,) = struct.unpack_from("<H", ctrl.payload, 18)
         parts = _paragraph_parts(text.payload) if text else [""]
         current = self.label(para)
+        notes: list[str] = []  # a footnote's or endnote's text prints at the page's end: it follows the paragraph
         control_index = 0
         for part in parts:
             if isinstance(part, str):
@@ -263,27 +275,36 @@ class _Hwp5Reader:
                     emit(current)
                 current = ""
                 out.extend(self.table(ctrl) if kind == "tbl " else self.boxed(ctrl))
+            elif kind in ("fn  ", "en  "):
+                self.boxed_into(ctrl, notes)
             elif kind not in _SKIPPED_CONTROLS and not kind.startswith("%"):
                 inner: list[str] = []
                 self.boxed_into(ctrl, inner)
                 current += " ".join(inner)
         if current.strip():
             emit(current)
+        out.extend(notes)
 
     def picture(self, ctrl: _Record) -> str:
-        """The mark of a drawing object that is a picture stored in the file, at its printed size; '' for any other
-        (a text box, a line, a picture linked from outside)."""
+        """The mark of a drawing object that prints a picture: one stored in the file, at its printed size, or one
+        that is not (linked from outside, a drawing made in Hangul: ``DRAWN_SHAPES``), printed as a grey box; '' for a
+        text box, a rule or a mark."""
+        if len(ctrl.payload) < 24:
+            return ""
+        width, height = (side / HWPUNITS_PER_POINT for side in struct.unpack_from("<II", ctrl.payload, 16))
         found = next((r for r in _walk(ctrl.children) if r.tag == SHAPE_COMPONENT_PICTURE), None)
-        if found is None or len(found.payload) < _PICTURE_BIN_ITEM + 2 or len(ctrl.payload) < 24 or self.ole is None:
+        if found is None and not (any(r.tag in DRAWN_SHAPES for r in _walk(ctrl.children)) and is_drawing(width, height)):
             return ""
-        (item,) = struct.unpack_from("<H", found.payload, _PICTURE_BIN_ITEM)
-        name = self.bin_streams[item - 1] if 1 <= item <= len(self.bin_streams) else None
-        if name is None or not self.ole.exists(name):
-            return ""
-        width, height = struct.unpack_from("<II", ctrl.payload, 16)
-        self.pictures.append(Picture(inflated(self.ole.openstream(name).read()), width / HWPUNITS_PER_POINT,
-                                     height / HWPUNITS_PER_POINT))
+        self.pictures.append(Picture(self.stored(found) if found is not None else b"", width, height))
         return picture_mark(len(self.pictures) - 1)
+
+    def stored(self, picture: _Record) -> bytes:
+        """The bytes of the picture a SHAPE_COMPONENT_PICTURE names; none where the file does not hold it."""
+        if len(picture.payload) < _PICTURE_BIN_ITEM + 2 or self.ole is None:
+            return b""
+        (item,) = struct.unpack_from("<H", picture.payload, _PICTURE_BIN_ITEM)
+        name = self.bin_streams[item - 1] if 1 <= item <= len(self.bin_streams) else None
+        return inflated(self.ole.openstream(name).read()) if name is not None and self.ole.exists(name) else b""
 
     def equation(self, ctrl: _Record) -> str:
         for rec in _walk(ctrl.children):

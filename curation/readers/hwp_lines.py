@@ -37,6 +37,15 @@ FIRST_PICTURE = 0xF0000
 HWPUNITS_PER_POINT = 100  # HWP lengths are in 1/7200 inch
 
 
+def is_drawing(width: float, height: float) -> bool:
+    """Whether shapes drawn in Hangul this size (pt) make a figure: a rule, an arrow or a ring round a letter is
+    narrower than a figure is on either side."""
+    return min(width, height) >= _SMALLEST_FIGURE
+
+
+_SMALLEST_FIGURE = 20.0
+
+
 def picture_mark(index: int) -> str:
     return chr(FIRST_PICTURE + index)
 

@@ -11,8 +11,13 @@ from xml.etree import ElementTree
 
 from curation.core.errors import InputError
 from curation.readers.hwp_equations import equation_text
-from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, picture_mark, table_lines
+from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, is_drawing
+from curation.readers.hwp_lines import picture_mark, table_lines
 from curation.readers.hwp_numbering import Level, Numbering, NumberingCounter
+
+
+# Shapes that print a picture: a picture, and drawings made in Hangul (a rectangle is a text box or a frame).
+_PICTURES = {"pic", "line", "ellipse", "arc", "polygon", "curve", "connectLine", "ole", "container"}
 
 
 def _local(tag: str) -> str:
@@ -62,6 +67,7 @@ class _HwpxReader:
         self.counter = NumberingCounter()
         self.outline = ""  # the section's outline numbering (hp:secPr outlineShapeIDRef)
         self.where = ""
+        self.notes: list[str] = []  # the footnotes and endnotes of the paragraph being read
         self.archive: zipfile.ZipFile | None = None
         self.binaries: dict[str, str] = {}  # the files stored in the archive, by their id in the manifest
         self.pictures: list[Picture] = []
@@ -84,10 +90,13 @@ class _HwpxReader:
     def paragraph(self, p: ElementTree.Element, out: list[str]) -> None:
         for sec in (e for e in p.iter() if _local(e.tag) == "secPr"):
             self.outline = sec.get("outlineShapeIDRef", self.outline)
+        outer, self.notes = self.notes, []
         current = self._inline(p, out, self.label(p))
         if current.strip():
             size = self.type_size(p)
             out.extend(SizedLine(line, size) for line in current.split("\n"))
+        out.extend(self.notes)  # a footnote's or endnote's text prints at the page's end: it follows the paragraph
+        self.notes = outer
 
     def type_size(self, p: ElementTree.Element) -> float | None:
         """The size most of the paragraph's own runs' characters are set in."""
@@ -109,12 +118,18 @@ class _HwpxReader:
                     out.extend(current.split("\n"))
                 current = ""
                 out.extend(self.table(child))
-            elif name == "pic" and (mark := self.picture(child)):
+            elif name in _PICTURES and (mark := self.picture(child)):
                 current += mark
+            elif name in _PICTURES:
+                continue  # a rule, an arrow or a mark: nothing to print
             elif name == "equation":
                 script = next((s.text or "" for s in child.iter() if _local(s.tag) == "script"), "")
                 current += equation_text(script)
-            elif name in ("header", "footer", "pageNum", "autoNum", "footNote", "endNote"):
+            elif name in ("footNote", "endNote"):
+                for sub in (e for e in child.iter() if _local(e.tag) == "subList"):
+                    for p in (e for e in sub if _local(e.tag) == "p"):
+                        self.paragraph(p, self.notes)
+            elif name in ("header", "footer", "pageNum", "autoNum"):
                 continue
             elif name == "p":
                 inner: list[str] = []
@@ -131,16 +146,17 @@ class _HwpxReader:
                 current = self._inline(child, out, current)
         return current
 
-    def picture(self, pic: ElementTree.Element) -> str:
-        """The mark of a picture stored in the file (``hc:img``'s item in the manifest), at its printed size
-        (``hp:sz``); '' for one linked from outside."""
-        image = next((e for e in pic.iter() if _local(e.tag) == "img"), None)
-        name = self.binaries.get(image.get("binaryItemIDRef", "")) if image is not None else None
-        size = next((e for e in pic.iter() if _local(e.tag) == "sz"), None)
-        if name is None or size is None or self.archive is None:
+    def picture(self, shape: ElementTree.Element) -> str:
+        """The mark of a shape that prints a picture: ``hp:pic`` (its ``hc:img`` a manifest item of the file, or linked
+        from outside) or a drawing made in Hangul at least a figure's size, printed as a grey box; '' for others."""
+        size = next((e for e in shape.iter() if _local(e.tag) == "sz"), None)
+        width, height = (int(size.get(side, "0") or 0) / HWPUNITS_PER_POINT if size is not None else 0.0
+                         for side in ("width", "height"))
+        if _local(shape.tag) != "pic" and not is_drawing(width, height):
             return ""
-        data = self.archive.read(name)
-        width, height = (int(size.get(side, "0") or 0) / HWPUNITS_PER_POINT for side in ("width", "height"))
+        image = next((e for e in shape.iter() if _local(e.tag) == "img"), None)
+        name = self.binaries.get(image.get("binaryItemIDRef", "")) if image is not None else None
+        data = self.archive.read(name) if name is not None and self.archive is not None else b""
         self.pictures.append(Picture(data, width, height))
         return picture_mark(len(self.pictures) - 1)
 

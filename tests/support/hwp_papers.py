@@ -30,9 +30,11 @@ _LEVELS = (("^1.", "DIGIT", 0), ("^2.", "HANGUL_SYLLABLE", 8), ("^3)", "DIGIT", 
            ("(^5)", "DIGIT", 0), ("(^6)", "HANGUL_SYLLABLE", 8), ("^7", "CIRCLED_DIGIT", 1))
 
 
-FIGURE, OPTION = "\ufffc", "\ufffd"  # in a paragraph's text: a figure, a picture option (pictures set as characters)
+# In a paragraph's text: a figure, a picture option (pictures set as characters), a figure drawn in Hangul (shapes
+# grouped: a line and an ellipse).
+FIGURE, OPTION, DRAWING = "\ufffc", "\ufffd", "\ufffe"
 EQUATION = "\x01{{{}}} over {{{}}}\x02"  # in a paragraph's text: an equation object, its script between \x01 and \x02
-_PICTURE_SIZES = {FIGURE: (200.0, 120.0), OPTION: (100.0, 60.0)}  # printed size, pt
+_PICTURE_SIZES = {FIGURE: (200.0, 120.0), OPTION: (100.0, 60.0), DRAWING: (180.0, 100.0)}  # printed size, pt
 
 
 @dataclass(frozen=True)
@@ -62,11 +64,13 @@ class HwpHouse:
     space: str  # between an option's label and its text
     passage_box: bool  # shared passages in a text box
     headings: bool  # a subject heading over each half
+    drawn_figures: bool = False  # figures drawn in Hangul (grouped shapes), not pictures
 
     @property
     def name(self) -> str:
         space = {" ": "space", "\u3000": "ideographic space", "": "glued"}[self.space]
-        return f"numbers {self.numbers}, options {self.options} ({space}){', passages boxed' if self.passage_box else ''}"
+        drawn = ", figures drawn" if self.drawn_figures else ""
+        return f"numbers {self.numbers}, options {self.options} ({space}){', passages boxed' if self.passage_box else ''}{drawn}"
 
 
 OPTION_STYLES = ("lines", "numbered", "tabs", "label cells", "pair cells", "cells", "column", "row tables")
@@ -78,7 +82,8 @@ def random_hwp_house(rnd: random.Random) -> HwpHouse:
     numbers, options = rnd.choice(["typed", "numbered", "cell"]), rnd.choice(OPTION_STYLES)
     if options == "numbered" and numbers != "numbered":
         options = "lines"
-    return HwpHouse(numbers, options, rnd.choice([" ", "\u3000", ""]), rnd.random() < 0.5, rnd.random() < 0.5)
+    return HwpHouse(numbers, options, rnd.choice([" ", "\u3000", ""]), rnd.random() < 0.5, rnd.random() < 0.5,
+                    rnd.random() < 0.5)
 
 
 def paper_blocks(questions: list[Question], house: House, hwp: HwpHouse, subjects: tuple[str, str]) -> list[Block]:
@@ -102,7 +107,7 @@ def paper_blocks(questions: list[Question], house: House, hwp: HwpHouse, subject
         if question.table:
             blocks.append(Grid(tuple(tuple(_cell(text) for text in row) for row in question.table)))
         if question.figure:
-            blocks.append(Para(FIGURE))
+            blocks.append(Para(DRAWING if hwp.drawn_figures else FIGURE))
         if question.pictures:  # two to a row, each beside its label
             labelled = [f"{CIRCLED[k]} {OPTION}" for k in range(len(question.options))]
             blocks.extend(Para("\t".join(labelled[i : i + 2])) for i in range(0, len(labelled), 2))
@@ -227,6 +232,10 @@ def _xml_block(block: Block) -> str:
 def _xml_para(para: Para) -> str:
     text = escape(para.text).replace("\t", "<hp:tab/>").replace("\n", "<hp:lineBreak/>")
     text = re.sub("\x01(.*?)\x02", r"</hp:t><hp:equation><hp:script>\1</hp:script></hp:equation><hp:t>", text)
+    width, height = (int(side * 100) for side in _PICTURE_SIZES[DRAWING])
+    text = text.replace(DRAWING, f'</hp:t><hp:container><hp:sz width="{width}" height="{height}"/><hp:line><hp:sz '
+                        f'width="{width}" height="0"/></hp:line><hp:ellipse><hp:sz width="{height}" height="{height}"/>'
+                        "</hp:ellipse></hp:container><hp:t>")
     for mark, name in ((FIGURE, "figure"), (OPTION, "option")):
         width, height = (int(side * 100) for side in _PICTURE_SIZES[mark])
         text = text.replace(mark, f'</hp:t><hp:pic><hp:sz width="{width}" height="{height}"/><hc:img xmlns:hc='
@@ -257,6 +266,7 @@ _BIN_DATA, _CHAR_SHAPE, _NUMBERING, _PARA_SHAPE = 0x10 + 2, 0x10 + 5, 0x10 + 7, 
 _PARA_HEADER, _PARA_TEXT, _PARA_CHAR_SHAPE = 0x10 + 50, 0x10 + 51, 0x10 + 52
 _CTRL_HEADER, _LIST_HEADER, _SHAPE_COMPONENT, _TABLE = 0x10 + 55, 0x10 + 56, 0x10 + 60, 0x10 + 61
 _SHAPE_COMPONENT_PICTURE, _EQEDIT = 0x10 + 69, 0x10 + 72
+_LINE, _ELLIPSE, _CONTAINER = 0x10 + 62, 0x10 + 64, 0x10 + 70
 _EXTENDED = 11  # the code of a control whose records follow the paragraph's text
 
 
@@ -340,9 +350,14 @@ def _hwp5_para(para: Para, level: int) -> bytes:
             elif ch in _PICTURE_SIZES:
                 units += struct.pack("<H", _EXTENDED) + gso + bytes(8) + struct.pack("<H", _EXTENDED)
                 size = struct.pack("<IiiII", 1, 0, 0, *(int(side * 100) for side in _PICTURE_SIZES[ch]))
-                controls += (_record(_CTRL_HEADER, level + 1, gso + size + bytes(20))
-                             + _record(_SHAPE_COMPONENT, level + 2, bytes(40))
-                             + _record(_SHAPE_COMPONENT_PICTURE, level + 3, bytes(71) + struct.pack("<H", 1) + bytes(17)))
+                controls += _record(_CTRL_HEADER, level + 1, gso + size + bytes(20))
+                if ch == DRAWING:  # a container of two shapes, each its own component: a line, an ellipse
+                    controls += _record(_SHAPE_COMPONENT, level + 2, bytes(40)) + _record(_CONTAINER, level + 3, bytes(8))
+                    for shape in (_LINE, _ELLIPSE):
+                        controls += _record(_SHAPE_COMPONENT, level + 3, bytes(40)) + _record(shape, level + 4, bytes(20))
+                else:
+                    controls += (_record(_SHAPE_COMPONENT, level + 2, bytes(40))
+                                 + _record(_SHAPE_COMPONENT_PICTURE, level + 3, bytes(71) + struct.pack("<H", 1) + bytes(17)))
             else:
                 units += ch.encode("utf-16-le")
     return _para_records(units + struct.pack("<H", 13), para.size, para.shape, level) + controls
