@@ -157,6 +157,13 @@ def hwp_named_pdf(folder: Path, hwp: Path | None = None) -> Path:
     return path
 
 
+def hwp3(folder: Path) -> Path:
+    """An HWP 3 (Hangul 97) document's header: the format before HWP 5, not an OLE file, that no reader here opens."""
+    path = folder / "old_paper.hwp"
+    path.write_bytes(b"HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05" + bytes(1024))
+    return path
+
+
 def csv_key(folder: Path, answers: dict[int, int], name: str = "key.csv") -> Path:
     path = folder / name
     path.write_text("문제번호,정답\n" + "".join(f"{n},{a}\n" for n, a in sorted(answers.items())), encoding="utf-8")

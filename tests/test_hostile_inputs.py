@@ -52,6 +52,7 @@ def batch(tmp_path_factory):
         "huge_page": corpus.huge_page(folder),
         "javascript": corpus.with_javascript(folder, source),
         "random": corpus.random_bytes(folder),
+        "hwp3": corpus.hwp3(folder),
         "zip": corpus.zip_named_pdf(folder, compressed=True),
         "hwp": corpus.hwp_named_pdf(folder, realdata_path("pdf", "cpa_2024_r59_1st_s3_acct_form1_q.hwp")),
         "mismatched_key": corpus.paper(folder, "keyed.pdf"),
@@ -136,6 +137,10 @@ def test_embedded_javascript_is_refused_and_never_run(batch):
 
 def test_random_bytes_named_pdf_are_refused(batch):
     _refused(batch, "random", "unrecognised binary data")
+
+
+def test_an_hwp_3_document_is_refused_saying_how_to_convert_it(batch):
+    _refused(batch, "hwp3", "an HWP 3 document (Hangul 97)", "save it as HWP or HWPX")
 
 
 @pytest.mark.parametrize("first", [b"{", b"[", b" \n{"])

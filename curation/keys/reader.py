@@ -45,7 +45,7 @@ def read_key(path: str | Path, *, ocr: str = "auto") -> AnswerKey:
         status, entries = read_csv_key(path)
     elif kind == "zip" and _is_xlsx(path):
         status, entries = read_xlsx_key(path)
-    elif kind == "ole" or (kind == "zip" and is_hwpx(path)):
+    elif kind in ("ole", "hwp3") or (kind == "zip" and is_hwpx(path)):
         status, entries = read_hwp_key(path)
         if not entries and (pictures := hwp_pictures(path)):
             picture_status, entries = _read_pictures(path, pictures, ocr)

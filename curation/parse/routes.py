@@ -305,13 +305,13 @@ def parse(
     if kind == "pdf":
         check_pdf_limits(path, guard)
         return [parse_pdf(path, ocr=ocr, config=config, vlm=vlm, on_page=on_page, **kwargs)]
-    if kind == "ole" or (kind == "zip" and is_hwpx(path)):
+    if kind in ("ole", "hwp3") or (kind == "zip" and is_hwpx(path)):
         return [parse_hwp(path, **kwargs)]
     if kind == "zip":
         results: list[RouteResult] = []
         with tempfile.TemporaryDirectory() as tmp:
             for member in unpack(path, tmp, limits):
-                if member.kind in ("pdf", "ole") or (member.kind == "zip" and is_hwpx(member.path)):
+                if member.kind in ("pdf", "ole", "hwp3") or (member.kind == "zip" and is_hwpx(member.path)):
                     try:
                         result = parse(
                             member.path, ocr=ocr, config=config, limits=limits, guard=guard, vlm=vlm,

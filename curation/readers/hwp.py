@@ -27,12 +27,19 @@ from curation.core.errors import CurationError, InputError
 from curation.readers.hwp5 import read_hwp5
 from curation.readers.hwp_lines import HwpText
 from curation.readers.hwpx import is_hwpx, read_hwpx
+from curation.sources.filetype import HWP3_MAGIC
 
 
 def read_hwp(path: str | Path) -> HwpText:
     """HWP 5 or HWPX, told apart by content; a cut or damaged container is refused in one line (for papers and
     keys alike)."""
     path = Path(path)
+    with open(path, "rb") as handle:
+        if handle.read(len(HWP3_MAGIC)) == HWP3_MAGIC:
+            raise InputError(
+                f"{path}: an HWP 3 document (Hangul 97), which this reader does not open; open it in Hangul and save it "
+                "as HWP or HWPX, then give that file"
+            )
     try:
         if olefile.isOleFile(str(path)):
             return read_hwp5(path)

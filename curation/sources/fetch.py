@@ -35,7 +35,7 @@ from curation.sources import filetype
 from curation.sources.http import HttpClient, HttpPolicy, Response, Retryable, is_retryable_status, read_body
 
 USER_AGENT = "kmmlu-pro-fetcher/1 (+exam benchmark curation; contact via project README)"
-ACCEPTED_KINDS = frozenset({"pdf", "zip", "ole", "csv", "json", "png", "jpeg"})
+ACCEPTED_KINDS = frozenset({"pdf", "zip", "ole", "hwp3", "csv", "json", "png", "jpeg"})
 MANIFEST_NAME = "manifest.jsonl"
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+HWP3_MAGIC = b"HWP Document File V3"  # Hangul 97 and before: not an OLE file
 
 KIND_EXTENSIONS = {
     "pdf": ".pdf",
     "zip": ".zip",
     "ole": ".hwp",
+    "hwp3": ".hwp",
     "png": ".png",
     "jpeg": ".jpg",
     "json": ".json",
@@ -18,8 +20,8 @@ KIND_EXTENSIONS = {
 
 
 def sniff(head: bytes) -> str:
-    """Classify by magic bytes: pdf, zip, ole (HWP 5 / old Office), png, jpeg, html, json, csv, text,
-    empty, or unknown."""
+    """Classify by magic bytes: pdf, zip, ole (HWP 5 / old Office), hwp3 (Hangul 97), png, jpeg, html, json, csv,
+    text, empty, or unknown."""
     if not head:
         return "empty"
     # Magic at offset 0 wins: a stored ZIP whose first member is a PDF holds "%PDF-" in its first 1 KB too.
@@ -27,6 +29,8 @@ def sniff(head: bytes) -> str:
         return "zip"
     if head.startswith(OLE_MAGIC):
         return "ole"
+    if head.startswith(HWP3_MAGIC):
+        return "hwp3"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
     if head.startswith(b"\xff\xd8\xff"):
@@ -75,6 +79,7 @@ def describe(kind: str) -> str:
         "pdf": "a PDF",
         "zip": "a ZIP archive",
         "ole": "an OLE compound file (HWP 5 or old Office)",
+        "hwp3": "an HWP 3 document (Hangul 97)",
         "png": "a PNG image",
         "jpeg": "a JPEG image",
         "html": "an HTML page",
