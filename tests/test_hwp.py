@@ -21,7 +21,8 @@ from curation.keys import read_key
 from curation.parse import parse
 from curation.parse.meta import PaperMeta
 from curation.readers.hwp import read_hwp
-from curation.readers.hwp5 import _paragraph_parts, _records
+from curation.readers.hwp5 import _paragraph_parts
+from curation.readers.hwp5_records import records as _records
 from curation.readers.hwp_lines import SizedLine, table_lines
 
 

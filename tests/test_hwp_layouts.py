@@ -17,7 +17,8 @@ from support.typeset_papers import HOUSES, as_set, kmmlu_rows
 from curation.parse import parse
 from curation.parse.crops import with_crops
 from curation.readers.hwp import read_hwp
-from curation.readers.hwp5 import _Hwp5Reader, _records
+from curation.readers.hwp5 import _Hwp5Reader
+from curation.readers.hwp5_records import records
 from curation.readers.hwp_lines import clean_lines, is_drawing, table_lines
 from curation.review.config import task_data
 
@@ -176,5 +177,27 @@ def test_a_footnote_follows_its_paragraph_in_both_formats(tmp_path):
             + record(66, 2, bytes(24)) + record(67, 3, text("1) 2024. 1. 1. 시행\r")))
     reader = _Hwp5Reader(tmp_path / "note.hwp", [], [], [])
     lines: list[str] = []
-    reader.paragraphs(_records(body), lines)
+    reader.paragraphs(records(body), lines)
     assert tuple(lines) == expected
+
+
+def test_characters_overlapped_in_a_ring_are_the_circled_character(tmp_path):
+    """Hangul's character overlap (글자 겹치기) sets a digit in a ring, or over ○: a marker the paper prints as ①."""
+    ns = 'xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
+    section = (f'<hs:sec {ns}><hp:p><hp:run><hp:compose circleType="SHAPE_CIRCLE" composeText="1"/><hp:t> 가</hp:t>'
+               '</hp:run></hp:p><hp:p><hp:run><hp:compose circleType="CHAR" composeText="○2"/><hp:t> 나</hp:t></hp:run>'
+               '</hp:p><hp:p><hp:run><hp:dutmal><hp:mainText>甲</hp:mainText><hp:subText>갑</hp:subText></hp:dutmal>'
+               "<hp:t>의 행위</hp:t></hp:run></hp:p></hs:sec>")
+    with zipfile.ZipFile(tmp_path / "ringed.hwpx", "w") as archive:
+        archive.writestr("Contents/section0.xml", section)
+    assert read_hwp(tmp_path / "ringed.hwpx").lines == ("① 가", "② 나", "甲의 행위")
+
+    def record(tag: int, level: int, payload: bytes) -> bytes:
+        return struct.pack("<I", tag | (level << 10) | (len(payload) << 20)) + payload
+
+    overlap = struct.pack("<H", 23) + b"tcps"[::-1] + bytes(8) + struct.pack("<H", 23)
+    body = (record(66, 0, bytes(24)) + record(67, 1, overlap + " 가\r".encode("utf-16-le"))
+            + record(71, 1, b"tcps"[::-1] + struct.pack("<H", 1) + "3".encode("utf-16-le") + bytes([1, 0, 0, 0])))
+    lines: list[str] = []
+    _Hwp5Reader(tmp_path / "ringed.hwp", [], [], []).paragraphs(records(body), lines)
+    assert lines == ["③ 가"]

@@ -16,7 +16,9 @@ from test_hwp import write_ole
 from curation.core.errors import InputError
 from curation.parse import parse
 from curation.readers.hwp import read_hwp
-from curation.readers.hwp5 import _file_header, _numberings, _records, _stream
+from curation.readers.hwp5 import _file_header, _stream
+from curation.readers.hwp5_records import numberings as _numberings
+from curation.readers.hwp5_records import records as _records
 from curation.readers.hwp_numbering import NumberingCounter
 
 

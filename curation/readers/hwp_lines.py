@@ -46,6 +46,25 @@ def is_drawing(width: float, height: float) -> bool:
 _SMALLEST_FIGURE = 20.0
 
 
+_RINGS = "○◯"
+_ENCIRCLED = (("①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳", [str(n) for n in range(1, 21)]), ("㉮㉯㉰㉱㉲㉳㉴㉵㉶㉷㉸㉹㉺㉻", "가나다라마바사아자차카타파하"),
+              ("㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭", "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ"),
+              ("ⒶⒷⒸⒹⒺⒻⒼⒽⒾⒿⓀⓁⓂⓃⓄⓅⓆⓇⓈⓉⓊⓋⓌⓍⓎⓏ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+              ("ⓐⓑⓒⓓⓔⓕⓖⓗⓘⓙⓚⓛⓜⓝⓞⓟⓠⓡⓢⓣⓤⓥⓦⓧⓨⓩ", "abcdefghijklmnopqrstuvwxyz"))
+
+
+def composed(text: str, ringed: bool) -> str:
+    """What Hangul's character overlap (글자 겹치기) prints, as one character where Unicode has it: a digit, a
+    syllable, a consonant or a letter in a ring (the overlap's circle border, or a ○ overlapped with it) is the
+    circled character (1 in a ring is ①, an option's marker); anything else, its characters."""
+    inner = "".join(char for char in text if char not in _RINGS).strip()
+    if ringed or len(inner) < len(text.strip()):
+        for circled, plain in _ENCIRCLED:
+            if inner in list(plain):
+                return circled[list(plain).index(inner)]
+    return inner
+
+
 def picture_mark(index: int) -> str:
     return chr(FIRST_PICTURE + index)
 

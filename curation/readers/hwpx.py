@@ -11,8 +11,8 @@ from xml.etree import ElementTree
 
 from curation.core.errors import InputError
 from curation.readers.hwp_equations import equation_text
-from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, is_drawing
-from curation.readers.hwp_lines import picture_mark, table_lines
+from curation.readers.hwp_lines import HWPUNITS_PER_POINT, HwpText, Picture, SizedLine, clean_lines, composed
+from curation.readers.hwp_lines import is_drawing, picture_mark, table_lines
 from curation.readers.hwp_numbering import Level, Numbering, NumberingCounter
 
 
@@ -122,6 +122,10 @@ class _HwpxReader:
                 current += mark
             elif name in _PICTURES:
                 continue  # a rule, an arrow or a mark: nothing to print
+            elif name == "compose":  # 글자 겹치기
+                current += composed(child.get("composeText", ""), "CIRCLE" in child.get("circleType", ""))
+            elif name == "dutmal":  # 덧말: the main text, its gloss set small above or below it left out
+                current += "".join(e.text or "" for e in child.iter() if _local(e.tag) == "mainText")
             elif name == "equation":
                 script = next((s.text or "" for s in child.iter() if _local(s.tag) == "script"), "")
                 current += equation_text(script)
