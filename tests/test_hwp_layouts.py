@@ -8,6 +8,7 @@ import zipfile
 from dataclasses import replace
 
 import numpy as np
+import pymupdf
 import pytest
 from conftest import realdata_path
 from PIL import Image
@@ -19,7 +20,8 @@ from curation.parse.crops import with_crops
 from curation.readers.hwp import read_hwp
 from curation.readers.hwp5 import _Hwp5Reader
 from curation.readers.hwp5_records import records
-from curation.readers.hwp_lines import clean_lines, is_drawing, table_lines
+from curation.parse.hwp_typeset import typeset
+from curation.readers.hwp_lines import HwpText, Picture, clean_lines, is_drawing, picture_mark, table_lines
 from curation.review.config import task_data
 
 PER_PAPER = 32  # question 30 holds a table whose cells are printed on two lines
@@ -201,3 +203,13 @@ def test_characters_overlapped_in_a_ring_are_the_circled_character(tmp_path):
     lines: list[str] = []
     _Hwp5Reader(tmp_path / "ringed.hwp", [], [], []).paragraphs(records(body), lines)
     assert lines == ["③ 가"]
+
+
+def test_long_text_beside_a_picture_breaks_within_the_page(tmp_path):
+    """A paragraph holding a small picture amid a long sentence: every word is printed, none past the page's edge."""
+    line = "1. " + "가나다라마바사아자차 " * 30 + picture_mark(0) + " 끝부분 글자 " * 20
+    text = HwpText((line,), "paper.hwp", "hwpx", 1, (10.0,), (Picture(b"", 100, 50),))
+    typeset(text, tmp_path / "typeset.pdf")
+    with pymupdf.open(tmp_path / "typeset.pdf") as document:
+        words = [word for page in document for word in page.get_text("words") if word[2] <= page.rect.width]
+    assert sum(word[4] == "끝부분" for word in words) == 20 and sum(word[4] == "가나다라마바사아자차" for word in words) == 30

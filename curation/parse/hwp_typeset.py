@@ -148,24 +148,23 @@ def _printed(line: str, size: float, source: int, text: HwpText, font: pymupdf.F
     line = line.replace("\t", _TAB)
     if not any(picture_index(char) is not None for char in line):
         return [_Line(part, size, source) for part in _broken(line)]
-    rows: list[list[str | tuple[Picture, float, float]]] = [[]]
-    x = 0.0
+    placed: list[tuple[str | tuple[Picture, float, float], float]] = []  # each text run or picture, and its width
     for part in re.split(r"([\U000F0000-\U000FFFFD])", line):
-        if not part:
-            continue
         if (index := picture_index(part)) is not None:
             picture = text.pictures[index]
             scale = min(1.0, _TEXT_WIDTH / max(picture.width, 1.0), _MAX_PICTURE_HEIGHT / max(picture.height, 1.0))
             # a picture whose file gives no size still prints, as a mark of a line's height
             sides = (max(picture.width * scale, _FONT_SIZE), max(picture.height * scale, _FONT_SIZE))
-            placed: str | tuple[Picture, float, float] = (picture, *sides)
-            width = placed[1]
-        else:
-            placed, width = part, font.text_length(part, fontsize=size)
+            placed.append(((picture, *sides), sides[0]))
+        elif part:  # long text beside a picture breaks as any line does, never past the page's edge
+            placed += [(run, font.text_length(run, fontsize=size)) for run in _broken(part)]
+    rows: list[list[str | tuple[Picture, float, float]]] = [[]]
+    x = 0.0
+    for part, width in placed:
         if x + width > _TEXT_WIDTH and rows[-1]:
             rows.append([])
             x = 0.0
-        rows[-1].append(placed)
+        rows[-1].append(part)
         x += width
     leading = max(_LEADING, _LEADING * size / _FONT_SIZE)
     return [
