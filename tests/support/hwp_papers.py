@@ -108,9 +108,8 @@ def paper_blocks(questions: list[Question], house: House, hwp: HwpHouse, subject
             blocks.append(Grid(tuple(tuple(_cell(text) for text in row) for row in question.table)))
         if question.figure:
             blocks.append(Para(DRAWING if hwp.drawn_figures else FIGURE))
-        if question.pictures:  # two to a row, each beside its label
-            labelled = [f"{CIRCLED[k]} {OPTION}" for k in range(len(question.options))]
-            blocks.extend(Para("\t".join(labelled[i : i + 2])) for i in range(0, len(labelled), 2))
+        if question.pictures:  # each beside its label, set as the house sets its options
+            blocks.extend(_options((OPTION,) * len(question.options), hwp))
             continue
         blocks.extend(_options(tuple(map(equations, question.marked)) if question.marked else question.options, hwp))
     return blocks
