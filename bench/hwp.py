@@ -16,7 +16,7 @@ import argparse
 import random
 import sys
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -28,26 +28,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.hwp_papers import HwpHouse, off_numbers, paper_blocks, random_hwp_house, write_hwp5, write_hwpx  # noqa: E402
 from support.typeset_papers import House, as_set, kmmlu_rows, random_house, with_extras  # noqa: E402
 
+from typeset import Scored  # noqa: E402  (bench/typeset.py: a paper parsed back, scored)
+
 from curation.core.errors import InputError  # noqa: E402
 from curation.parse import parse  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "realdata"
 CONTAINER = SHARED / "pdf" / "healthex_2015_s1_A_q.hwp"  # an HWP 5 file with a picture stream
 SUBJECTS = ("제1과목 형법", "제2과목 민법")
-
-
-@dataclass
-class Scored:
-    found: int = 0
-    exact: int = 0
-    rejects: int = 0
-    silent: int = 0
-    off: list[str] = field(default_factory=list)
-    images: list[str] = field(default_factory=list)  # numbers said to hold a picture where none is set, or the other way
-
-    def __add__(self, other: Scored) -> Scored:
-        return Scored(self.found + other.found, self.exact + other.exact, self.rejects + other.rejects,
-                      self.silent + other.silent, self.off + other.off, self.images + other.images)
 
 
 def hwp_paper(rows, house: House, hwp: HwpHouse, path: Path, form: str) -> Path:
@@ -69,7 +57,8 @@ def score(rows, house: House, paper: Path) -> Scored:
     items = {item.number: item for item in result.items}
     images = [str(n) for n, question in enumerate(questions, 1)
               if house.printed(n) in items and items[house.printed(n)].has_image != (question.figure or question.pictures)]
-    return Scored(len(result.items), len(rows) - len(off), len(result.rejects), silent, [str(n) for n in off], images)
+    return Scored(found=len(result.items), exact=len(rows) - len(off), rejects=len(result.rejects), silent=silent,
+                  off=[str(n) for n in off], images=images)
 
 
 def hwp_houses(rnd: random.Random) -> tuple[House, HwpHouse]:

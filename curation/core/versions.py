@@ -8,7 +8,7 @@ CROP_VERSION = "crop-png-grey-1"
 # OCR route: page triage, regions, rings, consonant label lists, bullets and arrows by shape, cut lines read again, repairs (Tesseract, with subject words for its dictionary; look-alike syllables by counts of Korean text); the vision model's lines matched onto the printed lines
 OCR_VERSION = "ocr-regions-rings-vlm-lines-labels-shapes-cutlines-lookalikes-words-terms-specks-tildes-won-scripts-headings-celsius-marks-hyphens-tails-dots-spaces-20"
 # HWP 5 / HWPX paragraphs and tables into lines
-HWP_READER_VERSION = "hwp-lines-10"
+HWP_READER_VERSION = "hwp-lines-11"
 # answer-key readers (text tables: rows, side-by-side blocks, matrices, grids of numbers over answers, pairs; their glyphs printed over themselves read once; image tables, outlines, HWP tables, CSV/XLSX/JSON)
 KEY_READER_VERSION = "keys-8"
 # matching keys (normalised text for dedup and decontamination, never stored)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymupdf
 
-from curation.readers.hwp_lines import HwpText, Picture, picture_index
+from curation.readers.hwp_lines import PICTURE_MARKS, HwpText, Picture, picture_index
 
 _FONT_SIZE = 10.0
 _CHARS_PER_LINE = 90
@@ -131,7 +131,8 @@ def _pieces(text: HwpText, font: pymupdf.Font) -> list[_Line | _Grid]:
             sources = (index, *range(index + 2, end))
             rows = tuple(_cells(text.lines[k]) for k in sources)
             if len(rows[0]) > 1:
-                pieces.append(_grid(tuple(tuple(map(_without_pictures, row)) for row in rows), index, font))
+                # a picture in a grid's cell is not drawn
+                pieces.append(_grid(tuple(tuple(PICTURE_MARKS.sub("", cell) for cell in row) for row in rows), index, font))
             else:
                 pieces += [piece for k, (cell,) in zip(sources, rows) for piece in _printed(cell, _FONT_SIZE, k, text, font)]
             index = end
@@ -146,10 +147,10 @@ def _pieces(text: HwpText, font: pymupdf.Font) -> list[_Line | _Grid]:
 def _printed(line: str, size: float, source: int, text: HwpText, font: pymupdf.Font) -> list[_Line | _Row]:
     """A line as printed: broken where it is too long, and where it holds pictures, in rows as wide as the text."""
     line = line.replace("\t", _TAB)
-    if not any(picture_index(char) is not None for char in line):
+    if not PICTURE_MARKS.search(line):
         return [_Line(part, size, source) for part in _broken(line)]
     placed: list[tuple[str | tuple[Picture, float, float], float]] = []  # each text run or picture, and its width
-    for part in re.split(r"([\U000F0000-\U000FFFFD])", line):
+    for part in PICTURE_MARKS.split(line):
         if (index := picture_index(part)) is not None:
             picture = text.pictures[index]
             scale = min(1.0, _TEXT_WIDTH / max(picture.width, 1.0), _MAX_PICTURE_HEIGHT / max(picture.height, 1.0))
@@ -171,11 +172,6 @@ def _printed(line: str, size: float, source: int, text: HwpText, font: pymupdf.F
         _Row(tuple(row), size, source, max([leading] + [part[2] + leading - size for part in row if isinstance(part, tuple)]))
         for row in rows
     ]
-
-
-def _without_pictures(cell: str) -> str:
-    """A grid cell's text; a picture in a cell is not drawn."""
-    return "".join(char for char in cell if picture_index(char) is None)
 
 
 def _draw_row(page: pymupdf.Page, writer: pymupdf.TextWriter, font: pymupdf.Font, row: _Row, y: float) -> None:

@@ -202,8 +202,9 @@ class _Hwp5Reader:
         if len(ctrl.payload) < 24:
             return ""
         width, height = (side / HWPUNITS_PER_POINT for side in struct.unpack_from("<II", ctrl.payload, 16))
-        found = next((r for r in walk(ctrl.children) if r.tag == SHAPE_COMPONENT_PICTURE), None)
-        if found is None and not (any(r.tag in DRAWN_SHAPES for r in walk(ctrl.children)) and is_drawing(width, height)):
+        shapes = list(walk(ctrl.children))
+        found = next((r for r in shapes if r.tag == SHAPE_COMPONENT_PICTURE), None)
+        if found is None and not (any(r.tag in DRAWN_SHAPES for r in shapes) and is_drawing(width, height)):
             return ""
         self.pictures.append(Picture(self.stored(found) if found is not None else b"", width, height))
         return picture_mark(len(self.pictures) - 1)
@@ -223,12 +224,8 @@ class _Hwp5Reader:
         return composed(text, border in (1, 2))
 
     def equation(self, ctrl: Record) -> str:
-        for rec in walk(ctrl.children):
-            if rec.tag == EQEDIT and len(rec.payload) >= 6:
-                (length,) = struct.unpack_from("<H", rec.payload, 4)
-                script = rec.payload[6 : 6 + 2 * length].decode("utf-16-le", errors="replace")
-                return equation_text(script)
-        return ""
+        script = next((rec for rec in walk(ctrl.children) if rec.tag == EQEDIT and len(rec.payload) >= 6), None)
+        return equation_text(length_prefixed(script.payload, 4)) if script is not None else ""
 
     def boxed(self, ctrl: Record) -> list[str]:
         out: list[str] = []

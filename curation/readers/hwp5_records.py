@@ -73,10 +73,9 @@ def numberings(doc_info: list[Record]) -> list[Numbering]:
             if pos + 14 > len(data):
                 break
             (info,) = struct.unpack_from("<I", data, pos)
-            (length,) = struct.unpack_from("<H", data, pos + 12)
-            template = data[pos + 14 : pos + 14 + 2 * length].decode("utf-16-le", errors="replace")
+            template = length_prefixed(data, pos + 12)
             heads.append((template, SHAPE_NAMES[(info >> 5) & 0xF] if (info >> 5) & 0xF < len(SHAPE_NAMES) else "DIGIT"))
-            pos += 14 + 2 * length
+            pos += 14 + 2 * len(template)
         starts = [1] * len(heads)
         if pos + 2 + 4 * len(heads) <= len(data):
             starts = [max(1, n) for n in struct.unpack_from(f"<{len(heads)}I", data, pos + 2)]
@@ -107,14 +106,14 @@ def bin_streams(doc_info: list[Record]) -> list[str | None]:
         if len(data) < 6 or struct.unpack_from("<H", data, 0)[0] & 0xF == 0:
             found.append(None)
             continue
-        (storage_id, length) = struct.unpack_from("<HH", data, 2)
-        extension = data[6 : 6 + 2 * length].decode("utf-16-le", errors="replace")
-        found.append(f"BinData/BIN{storage_id:04X}.{extension}")
+        (storage_id,) = struct.unpack_from("<H", data, 2)
+        found.append(f"BinData/BIN{storage_id:04X}.{length_prefixed(data, 4)}")
     return found
 
 
 def length_prefixed(payload: bytes, offset: int) -> str:
-    """A WORD-length-prefixed UTF-16 string at ``offset`` (the text of an overlap, the main text of a 덧말)."""
+    """A WORD-length-prefixed UTF-16 string at ``offset`` (a numbering's template, a picture stream's extension, an
+    equation's script, the text of an overlap, the main text of a 덧말)."""
     if len(payload) < offset + 2:
         return ""
     (length,) = struct.unpack_from("<H", payload, offset)

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from curation.readers.words import CIRCLED, circled_value
+
 
 class SizedLine(str):
     """A line of a paragraph's text, with the type size (pt) most of the paragraph is set in, or None."""
@@ -34,6 +36,7 @@ class Picture:
 # A picture stands in its line, where the paper prints it, as one character of Unicode's last private plane, the
 # k-th picture as FIRST_PICTURE + k: no text holds them, and they survive the lines' clean-up and table layout.
 FIRST_PICTURE = 0xF0000
+PICTURE_MARKS = re.compile(f"([{chr(FIRST_PICTURE)}-\U000FFFFD])")
 HWPUNITS_PER_POINT = 100  # HWP lengths are in 1/7200 inch
 
 
@@ -47,7 +50,7 @@ _SMALLEST_FIGURE = 20.0
 
 
 _RINGS = "○◯"
-_ENCIRCLED = (("①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳", [str(n) for n in range(1, 21)]), ("㉮㉯㉰㉱㉲㉳㉴㉵㉶㉷㉸㉹㉺㉻", "가나다라마바사아자차카타파하"),
+_ENCIRCLED = ((CIRCLED, [str(n) for n in range(1, 21)]), ("㉮㉯㉰㉱㉲㉳㉴㉵㉶㉷㉸㉹㉺㉻", "가나다라마바사아자차카타파하"),
               ("㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭", "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ"),
               ("ⒶⒷⒸⒹⒺⒻⒼⒽⒾⒿⓀⓁⓂⓃⓄⓅⓆⓇⓈⓉⓊⓋⓌⓍⓎⓏ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
               ("ⓐⓑⓒⓓⓔⓕⓖⓗⓘⓙⓚⓛⓜⓝⓞⓟⓠⓡⓢⓣⓤⓥⓦⓧⓨⓩ", "abcdefghijklmnopqrstuvwxyz"))
@@ -97,9 +100,8 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     markers = {(row, col) for row, col, text in texts if text in CIRCLED_MARKERS}
     # Options set in cells pair each marker with its text, the markers running on by one (① ② ③, or ③ ④ ⑤ in a table
     # the page split); a key's answers are circled digits in any order, side by side or each after its number.
-    in_order = [CIRCLED.index(text) for _, _, text in sorted(texts) if text in CIRCLED_MARKERS]
-    running = in_order == list(range(in_order[0], in_order[0] + len(in_order))) if in_order else False
-    if len(markers) >= 2 and running and not any((row, col + 1) in markers for row, col in markers):
+    in_order = [circled_value(text) for _, _, text in sorted(texts) if text in CIRCLED_MARKERS]
+    if len(markers) >= 2 and _run_on(in_order) and not any((row, col + 1) in markers for row, col in markers):
         return _option_lines(sorted(texts))
     if options := _options_in_cells([text for _, _, text in texts if text]):
         return options
@@ -119,8 +121,7 @@ def table_lines(cells: list[tuple[int, int, list[str]]], rows: int, cols: int) -
     return out
 
 
-CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
-CIRCLED_MARKERS = set(CIRCLED)
+CIRCLED_MARKERS = set(CIRCLED[:10])
 _TABS = re.compile(r"[ \t]*\t[ \t]*")
 # What stands alone in a layout table's first cell: an option marker, a question number as papers print it (1.,
 # 1), 문 1., 【문 1】), a Hangul label.
@@ -149,10 +150,15 @@ def _line_by_line(cells: list[tuple[int, int, list[str]]]) -> list[str]:
 def _options_in_cells(texts: list[str]) -> list[str]:
     """Options set each in a cell of its own, its marker and text together (``① 가`` | ``② 나``, two or three to a
     row): one line per option, in marker order; none where the cells are anything else."""
-    markers = [CIRCLED.find(text[0]) + 1 for text in texts]
-    if len(texts) < 2 or sorted(markers) != list(range(1, len(texts) + 1)) or any(len(t.strip()) < 2 for t in texts):
+    markers = [circled_value(text[0]) for text in texts]
+    if len(texts) < 2 or None in markers or not _run_on(sorted(markers)) or any(len(t.strip()) < 2 for t in texts):
         return []
     return [text for _, text in sorted(zip(markers, texts))]
+
+
+def _run_on(markers: list[int]) -> bool:
+    """Whether the option markers' values run on by one (① ② ③, or ③ ④ ⑤ in a table the page split)."""
+    return bool(markers) and markers == list(range(markers[0], markers[0] + len(markers)))
 
 
 def _option_lines(texts: list[tuple[int, int, str]]) -> list[str]:
