@@ -55,7 +55,9 @@ def stack_fractions(words: list[Word], rules: Callable[[], Sequence[tuple[str, B
                 above.append(k)
             elif w.yc > by and -1.5 <= w.y0 - by <= _TIGHT * w.size:
                 below.append(k)
-        if not above or not below or not _beside(words, above + below, by, bx0, bx1):
+        if not above or not below or not _as_wide(words, above + below, bx0, bx1):
+            continue
+        if not _beside(words, above + below, by, bx0, bx1):
             continue
         taken.update(above + below)
         merged.append(_fraction([words[k] for k in above], [words[k] for k in below], by))
@@ -100,6 +102,13 @@ def _beside_at(words: Sequence[Word], y: float, left: float, right: float, size:
         and (0 <= left - w.x1 <= _BESIDE * size or 0 <= w.x0 - right <= _BESIDE * size)
         for w in words
     )
+
+
+def _as_wide(words: Sequence[Word], stack: list[int], x0: float, x1: float) -> bool:
+    """Whether a rule from ``x0`` to ``x1`` is as wide as the stack's wider side, give or take an em, as a fraction's
+    bar is drawn: a rule under a table's head runs on past the head's labels and the first row's line."""
+    size = max(words[k].size for k in stack)
+    return x0 >= min(words[k].x0 for k in stack) - size and x1 <= max(words[k].x1 for k in stack) + size
 
 
 def _beside(words: Sequence[Word], stack: list[int], y: float, x0: float, x1: float) -> bool:

@@ -289,10 +289,17 @@ def _hanging(lines: Sequence[Line], bottom: float, spans: list[tuple[float, floa
             break
         if any(a - 1 <= line.yc <= b + 1 for a, b in spans):
             break
-        if START.match(line.text) or (cells and opens_an_option(line.words[0].text)):
+        if START.match(line.text) or (cells and _opens_an_option(line)):
             break
         chain.append(line)
     return chain
+
+
+def _opens_an_option(line: Line) -> bool:
+    """Whether a line opens an option: with its marker, or with the paper's label and the option's text after it (a
+    lone "다." is a wrapped sentence's end, as a cell's last line often is)."""
+    first = line.words[0].text
+    return circled_value(first) is not None or (len(line.words) > 1 and opens_an_option(first))
 
 
 def outside(items: Sequence[Placed], spans: list[tuple[float, float]]) -> list[Placed]:

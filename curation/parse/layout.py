@@ -101,8 +101,10 @@ def order_page(
         spans = merge(spans + where_the_column_rule_breaks(outside(body, spans), gutter, drawn))
 
     def span_of(w: Word) -> int | None:
+        # A word that shares a third of its height with a full-width row is that row's: nothing of a column can stand
+        # level with a row set across both (a cell centred on a row whose first line alone crosses the gutter).
         for i, (a, b) in enumerate(spans):
-            if a - 1 <= w.yc <= b + 1:
+            if a - 1 <= w.yc <= b + 1 or min(b, w.y1) - max(a, w.y0) >= (w.y1 - w.y0) / 3:
                 return i
         return None
 
@@ -146,14 +148,16 @@ def order_pages(
     of its own); a page of a paper most of whose pages are one column, read as two, is read again with its ruled
     tables set across the page (a table's rule between its columns can leave a strip free of words); a page read at
     a gutter of its own, more than 2 pt from the paper's usual ones, is read at the nearest usual one where that leaves
-    it free (a last page's left column of a narrow box and table leaves a wide strip, whose middle is no gutter)."""
+    it free (a last page's left column of a narrow box and table leaves a wide strip, whose middle is no gutter); and
+    such a page is one column where its right column opens no question (picture options two to a row, the last
+    columns of an option table without rules)."""
     given = gutters or {}
     shapes = [drawn(index) if drawn else NOTHING_DRAWN for index in range(len(pages))]
     ordered = [
         order_page(words, index, width, height, given.get(index), drawn=shapes[index])
         for index, (words, width, height) in enumerate(pages)
     ]
-    usual = _usual_gutters(ordered)
+    usual = usual_gutters(ordered)
     one_column_paper = 2 * sum(1 for _, columns in ordered if columns == 1) > len(ordered)
     for index, ((words, width, height), (_, columns)) in enumerate(zip(pages, ordered)):
         if columns == 1 and index not in given:
@@ -162,10 +166,18 @@ def order_pages(
                 ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
         elif columns == 2 and one_column_paper and index not in given:
             ordered[index] = order_page(words, index, width, height, drawn=shapes[index], tables=True)
+            if _opens_no_question([line for line in ordered[index][0] if line.column == 1], height):
+                ordered[index] = one_column(words, index, width), 1
         elif columns == 2 and index not in given and (gutter := _apart_from(ordered[index][0], usual)) is not None:
             if leaves_free(words, gutter, height, drawn=shapes[index]):
                 ordered[index] = order_page(words, index, width, height, gutter, drawn=shapes[index])
     return ordered
+
+
+def _opens_no_question(lines: Sequence[Line], height: float) -> bool:
+    """Whether a right column opens no question between the page's margins: on a page of a one-column paper, the
+    right half of a grid of picture options or of an option table without rules, not a column of its own."""
+    return not any(START.match(line.text) for line in lines if body_words(line.words, height))
 
 
 def _apart_from(lines: Sequence[Line], usual: Sequence[float]) -> float | None:
@@ -177,7 +189,7 @@ def _apart_from(lines: Sequence[Line], usual: Sequence[float]) -> float | None:
     return min(usual, key=lambda x: abs(own - x))
 
 
-def _usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
+def usual_gutters(ordered: Sequence[tuple[list[Line], int]]) -> list[float]:
     """The gutters (where left columns end) of a paper half of whose pages have two columns or more: the one most of
     those share within 2 pt, else each of theirs, the nearest the median first (a page's gutter moves left of a
     short right column's first words, and a page with full-width rows can leave a narrower strip)."""

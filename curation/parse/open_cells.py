@@ -9,7 +9,7 @@ lines are dealt to the rows by where its cells stand: each cell starts on its ma
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from curation.parse.blocks import Block, Marker, compose
@@ -38,8 +38,9 @@ class OpenCells:
 def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | None:
     """The options read cell by cell where they are the rows of such a table and some cell runs to two lines or
     more; None where they are not (the line-by-line reading stands). A table broken across columns or pages is read
-    piece by piece; a row broken with it goes on at the top of the next piece, column for column (its part before the
-    break set at its top, where cells are otherwise centred, as browsers set it)."""
+    piece by piece, in the columns of its piece of the most rows; a row broken with it goes on at the top of the next
+    piece, column for column (its part before the break set at its top, where cells are otherwise centred, as browsers
+    set it)."""
     rows = [block.tokens[marker.index][1] for marker in run]
     if len(run) < 2 or len(set(rows)) != len(rows) or not all(marker.opens for marker in run):
         return None
@@ -49,9 +50,12 @@ def options_in_open_cells(block: Block, run: Sequence[Marker]) -> OpenCells | No
         piece = _laid_out(block, rows[0], k, marks, tokens)
         if piece is None and laid and not marks:
             piece = _carried(block, laid[-1], tokens)
-        if piece is None or (laid and len(piece.columns) != len(laid[0].columns)):
+        if piece is None:
             return None  # the first piece that can be no part of the table ends the search
         laid.append(piece)
+    laid = _aligned(laid)
+    if any(len(piece.columns) != len(laid[0].columns) for piece in laid):
+        return None
     for placed in (_at_the_top, _round_the_middle):
         found = _cells(block, rows[0], laid, placed)
         if found is not None:
@@ -88,6 +92,25 @@ def _laid_out(block: Block, first_row: int, k: int, marks: list[Word], tokens: l
     return _Piece([mark.yc for mark in marks], candidates, _columns(extents, left), em)
 
 
+def _aligned(pieces: list[_Piece]) -> list[_Piece]:
+    """The pieces of a table broken across columns or pages in the columns of the piece of the most rows, moved to
+    each piece's markers, where a piece's own columns part elsewhere: a piece of a row or two can show a white gap
+    through its words that the table has not (the wide word spaces of cells set flush to both edges)."""
+    marked = [piece for piece in pieces if piece.centres]
+    if len(marked) < 2:
+        return pieces
+    most = max(marked, key=lambda piece: len(piece.centres))
+    found = []
+    for piece in pieces:
+        shift = piece.columns[0][0] - most.columns[0][0]
+        moved = [(x0 + shift, x1 + shift) for x0, x1 in most.columns]
+        own = len(piece.columns) == len(moved) and all(
+            abs(x1 - m1) <= piece.em for (_, x1), (_, m1) in zip(piece.columns[:-1], moved[:-1])
+        )
+        found.append(piece if own or not piece.centres else replace(piece, columns=moved))
+    return found
+
+
 def _carried(block: Block, before: _Piece, tokens: list[Token]) -> _Piece | None:
     """A piece with no marker that holds one column's cells alone (the rest of a row broken across the column or
     page, in its longest cell), in the columns of the piece before it moved as far as its column of the page stands
@@ -105,11 +128,15 @@ def _cells(block: Block, first_row: int, pieces: list[_Piece], placed):
     """Per row, per column of the table, the cell's printed lines, with the table's cells ``placed``, and the words of
     its head read after the first marker; None where the options are no such table."""
     cells: list[list[list[PrintedLine]]] = [[] for _ in range(sum(len(piece.centres) for piece in pieces))]
-    for k, piece in enumerate(pieces):
-        dealt = _deal(piece, placed, k + 1 < len(pieces) and _goes_on(pieces[k + 1]))
-        if dealt is None:
+    dealt: list[tuple[list[list[PrintedLine]], list[list[list[PrintedLine]]]]] = []
+    broken = False  # whether the piece dealt last opens with the rest of a row broken across the column or page
+    for piece in reversed(pieces):  # a piece's row is broken where the next piece opens with lines above its rows
+        found = _deal(piece, placed, broken)
+        if found is None:
             return None
-        before, rows = dealt
+        dealt.insert(0, found)
+        broken = any(found[0])
+    for k, (piece, (before, rows)) in enumerate(zip(pieces, dealt)):
         first = sum(1 for row in cells if row)  # the piece's first row
         if not k:
             if not (_headed(before, piece.em) or _head_left_behind(block, first_row, len(piece.columns))):
@@ -126,17 +153,23 @@ def _headed(before: list[list[PrintedLine]], em: float) -> bool:
     """Whether the table has a head: a printed line just above its first row with words over every column, column
     labels ("(가) (나)", "㉠ ㉡ ㉢") or words standing well apart ("구분    내용": a head's cells are short, and centred),
     as option tables print; lines of prose parted by a chance white stripe have none (the stem's last line above them
-    runs across it, stands in the first column alone, or has no more than a word space at the stripe)."""
+    runs across it, stands in the first column alone, or has no more than a word space at the stripe). Nothing stands
+    between a head of column labels and the first row: lines under it are the first row's cells, set round its middle."""
     heads = [lines[-1] for lines in before if lines]
-    if len(heads) != len(before):
+    if len(heads) != len(before) or any(_labels(line) for lines in before for line in lines[:-1]):
         return False
     middles = [_middle(line) for line in heads]
     if max(middles) - min(middles) > _SAME_LINE * em:
         return False
     words = [[word for word, _ in line] for line in heads]
-    return all(column_label(word.text) for cell in words for word in cell) or all(
+    return all(_labels(line) for line in heads) or all(
         min(w.x0 for w in right) - max(w.x1 for w in left) >= _HEADS_APART * em for left, right in zip(words, words[1:])
     )
+
+
+def _labels(line: PrintedLine) -> bool:
+    """Whether a printed line of a column is its label alone ("(가)", "㉠")."""
+    return all(column_label(word.text) for word, _ in line)
 
 
 def _head_left_behind(block: Block, first_row: int, columns: int) -> bool:
@@ -297,13 +330,6 @@ def _round_the_middle(
         return None
     *_, start, rows = min(dealt, key=lambda found: found[:4])
     return -start, rows
-
-
-def _goes_on(piece: _Piece) -> bool:
-    """Whether a piece opens with the rest of a row broken across the column or page: words above its first marker's
-    line, or no marker."""
-    tolerance = _ON_THE_ROW * piece.em
-    return not piece.centres or any(word.yc < piece.centres[0] - tolerance for word, _ in piece.candidates)
 
 
 def _deal(piece: _Piece, placed, broken: bool):

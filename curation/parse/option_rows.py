@@ -24,8 +24,10 @@ def option_rows_between(words: Sequence[Word], spans: Heights, gutter: float) ->
     found = []
     for (_, top), (bottom, end) in zip(spans, spans[1:]):
         between = word_rows([w for w in words if top + 1 < w.yc < bottom - 1])
-        below = word_rows([w for w in words if bottom - 1 <= w.yc <= end + 1])
-        if not between or not below or (last := marker_value(below[0][0].text)) is None:
+        # the row below may open with its cell's first line, its marker centred on the row up to a line under it
+        below = word_rows([w for w in words if bottom - 1 <= w.yc <= 2 * end - bottom + 1])
+        last = next((value for row in below if (value := marker_value(row[0].text)) is not None), None)
+        if not between or last is None:
             continue
         parts = [part for row in between for part in _parts(row, gutter)]
         if not any(w.xc >= gutter for row in between for w in row) or any(_opens_a_question(part) for part in parts):

@@ -25,7 +25,7 @@ from curation.parse.furniture import PageText
 from curation.parse.grid import Grid, find_grid
 from curation.parse.invariants import final_question, option_faults, page_faults, suspect_pages
 from curation.parse.gutter import gutters
-from curation.parse.layout import one_column, order_page
+from curation.parse.layout import one_column, order_page, usual_gutters
 from curation.parse.non_questions import segment_paper
 from curation.parse.question_start import printed_numbers
 from curation.parse.segment import Segmented
@@ -112,6 +112,7 @@ def read_in_order(
     fills its column: no gap beside it for another reading to take lines across) and ruled tables."""
     first = _segmented(laid, running)
     suspects = suspect_pages(first[1], laid, relabel is not None)
+    usual = usual_gutters([(page.lines, page.columns) for page in laid])
     options = first[1].options
     final = final_question(first[1])
     chosen: dict[int, str] = {}
@@ -129,7 +130,7 @@ def read_in_order(
         if faults == 0:
             continue  # the page reads well: what broke lies across pages
         shapes = drawn(index) if drawn else NOTHING_DRAWN
-        found, numbered = _other_reading(words[index], page, faults, carried, judge, shapes)
+        found, numbered = _other_reading(words[index], page, faults, carried, judge, shapes, usual)
         if found is not None:
             chosen[index], pages[index], left = found
             stale = True
@@ -198,12 +199,13 @@ def _other_reading(
     carried: list[Line],
     judge: Judge,
     drawn: Drawn = NOTHING_DRAWN,
+    usual: Sequence[float] = (),
 ) -> tuple[tuple[str, PageText, int] | None, list[tuple[int, Line]]]:
     """The first other reading of a page that keeps the invariants, else the one that breaks them least
     often if that is less often than ``faults`` (the page as first read) and it breaks them for no more
     than half its questions: (its name, the page so read, its faults), None where no reading does better; and the
     numbered lines of the reading that shows the most question numbers (for rejects, if none does). ``carried``:
-    the lines of the question the page continues, judged with each reading."""
+    the lines of the question the page continues, judged with each reading; ``usual``: the paper's usual gutters."""
     words, width, height = page_words
     furniture = {id(w) for line in page.furniture for w in line.words}
     content = [w for w in words if id(w) not in furniture]
@@ -211,7 +213,7 @@ def _other_reading(
     if middle is not None:
         return _spread_reading(content, page, middle, width, height, carried, judge, drawn)
     found, numbered = _half_reading(content, page.index, page.lines, faults, (0.0, width, height), carried, judge,
-                                    drawn)
+                                    drawn, usual)
     if found is None:
         return None, numbered
     name, lines, columns, still = found
@@ -266,6 +268,7 @@ def _half_reading(
     carried: list[Line],
     judge: Judge,
     drawn: Drawn,
+    usual: Sequence[float] = (),
 ) -> tuple[tuple[str, list[Line], int, int] | None, list[tuple[int, Line]]]:
     """The other readings of a page's content lines (``extent``: from left to width, and the page's height), as
     ``_other_reading`` chooses among them: (name, lines, columns, faults) of the one taken or None, and the numbered
@@ -277,7 +280,7 @@ def _half_reading(
         return None, numbered
     opened = judge(carried + first)[1]
     left, width, height = extent
-    for name, read, columns in _readings(content, index, width, height, left, drawn):
+    for name, read, columns in _readings(content, index, width, height, left, drawn, usual):
         lines = judge.labelled(read, carried)
         found, questions = judge(carried + lines)
         found += max(0, opened - questions)
@@ -293,10 +296,19 @@ def _half_reading(
 
 
 def _readings(
-    words: list[Word], index: int, width: float, height: float, left: float = 0.0, drawn: Drawn = NOTHING_DRAWN
+    words: list[Word],
+    index: int,
+    width: float,
+    height: float,
+    left: float = 0.0,
+    drawn: Drawn = NOTHING_DRAWN,
+    usual: Sequence[float] = (),
 ):
-    """The other readings of a page, likeliest first (``drawn``: its figures and ruled tables)."""
-    for gutter in gutters(words, width, height, left):
+    """The other readings of a page, likeliest first (``drawn``: its figures and ruled tables): at each place the
+    page could be split, then at the paper's ``usual`` gutters that are none of those (a table set across the page
+    whose cells start inside the gutter leaves a strip free beside it, and none where the gutter stands)."""
+    own = gutters(words, width, height, left)
+    for gutter in own + [x for x in usual if left < x < width and all(abs(x - g) > 4 for g in own)]:
         yield f"two columns at x={gutter:.0f}", *order_page(words, index, width, height, gutter, left=left, drawn=drawn)
         yield (
             f"two columns at x={gutter:.0f}, full-width rows with the lines beside gaps of the right column",

@@ -98,15 +98,15 @@ def set_apart(line: Line, body_size: float) -> bool:
 
 
 def names_a_subject(text: str) -> bool:
-    """Whether a line's words could name a subject: short, mostly Hangul, not an instruction, box title,
-    title line or sentence, and free of money, figures and number columns (a table's row is not a name)."""
+    """Whether a line's words could name a subject: short, mostly Hangul (two syllables or more), not an instruction,
+    box title, title line or sentence, and free of money, figures and number columns (a table's row is not a name)."""
     key = _key(text)
     if ornamented := _ORNAMENTED.match(key):
         key = ornamented.group(2)
     if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key) or _SENTENCE_END.search(key):
         return False
-    if _AMOUNT.search(key) or 2 * len(_HANGUL.findall(key)) < len(key):
-        return False
+    if _AMOUNT.search(key) or 2 * len(_HANGUL.findall(key)) < len(key) or len(_HANGUL.findall(key)) < 2:
+        return False  # a lone syllable ("라" wrapped from "다, 라") names no subject
     cells = [w for w in text.split() if any(c.isdigit() for c in w) and _NUMBER_CELL.match(w)]
     return len(cells) < 2
 
