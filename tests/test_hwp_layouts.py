@@ -63,6 +63,22 @@ def test_figures_and_picture_options_are_pictures_of_their_items(drawn, form, tm
     assert {item.number for item in result.items if item.has_image} == pictured and len(pictured) >= 6
 
 
+@pytest.mark.realdata
+@pytest.mark.parametrize("form", ["hwpx", "hwp5"])
+def test_a_row_of_picture_options_opening_a_page_is_its_items(form, tmp_path):
+    """Question 8's five picture options, between tabs on one line, are typeset atop the next page, the pictures
+    standing on the markers' baseline: the region the question goes on in starts at that line, the pictures' feet
+    reach into it, and they were not taken for the question's (``bench/hwp.py --seed 7``, paper 18)."""
+    house = replace(HOUSE, numbering="paren", page=(728, 1031), columns=1, margin=45, size=9.5, leading=1.45, hang=14,
+                    option_indent=0, rows=True, gap=9, figures=True, code=True, tables=True, table_options=True,
+                    pictures=True, formulas=True, open_tables=True)
+    hwp = HwpHouse("typed", "tabs", "\u3000", False, True, drawn_figures=True)
+    result, questions = _assert_written_back(house, hwp, form, tmp_path, start=148, count=40)
+    assert questions[7].pictures
+    pictured = {house.printed(n) for n, question in enumerate(questions, 1) if question.figure or question.pictures}
+    assert {item.number for item in result.items if item.has_image} == pictured
+
+
 def test_a_picture_mupdf_cannot_draw_still_marks_its_item(tmp_path):
     """A picture in a format MuPDF does not draw (a Windows metafile) stands as a grey box: the item still holds an
     image, for review to see it needs one."""
@@ -91,8 +107,8 @@ def test_real_hwp_paper_figure_makes_its_item_hold_an_image():
     )
 
 
-def _assert_written_back(house, hwp, form, tmp_path):
-    rows = kmmlu_rows(realdata_path("kmmlu"))[200 : 200 + PER_PAPER]
+def _assert_written_back(house, hwp, form, tmp_path, start=200, count=PER_PAPER):
+    rows = kmmlu_rows(realdata_path("kmmlu"))[start : start + count]
     questions = as_set(rows, house)
     blocks = paper_blocks(questions, house, hwp, ("제1과목 형법", "제2과목 민법"))
     if form == "hwpx":

@@ -2,7 +2,7 @@
 record carries the versions that made it, and a release manifest records them all."""
 
 # text-layer parse: layout, segmentation, tables (and, when asked, their second reading by pdfplumber), validation
-PARSER_VERSION = "parse-85"
+PARSER_VERSION = "parse-86"
 # item crops for reviewers: PNG of each item's regions at 110 dpi (grey where all pixels are, unfiltered, zlib level 1)
 CROP_VERSION = "crop-png-grey-1"
 # OCR route: page triage, regions, rings, consonant label lists, bullets and arrows by shape, cut lines read again, repairs (Tesseract, with subject words for its dictionary; look-alike syllables by counts of Korean text); the vision model's lines matched onto the printed lines

@@ -73,8 +73,11 @@ def with_figures_at_breaks(
         beside = [f for f in figures.get(page, ()) if _over_column(f, x0, x1)]
         column = [line for line in lines.get(page, ()) if min(x1, line.x1) > max(x0, line.x0)]
         taken = []
+        # a picture set in the first line's text stands on its baseline: its foot reaches into the line
+        first_foot = min((line.y1 for line in column if line.y0 >= y0 - 1), default=y0)
         for fig in sorted(beside, key=lambda f: -f[3]) if index not in (0, opening) else ():
-            if fig[3] <= y0 + _REACH and not any(fig[3] - 1 < line.yc < y0 for line in column):
+            reaches = fig[3] <= y0 + _REACH or fig[1] < y0 and fig[3] <= first_foot + _REACH
+            if reaches and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
                 taken.append(fig)
         for fig in sorted(beside, key=lambda f: f[1]) if index < len(regions) - 1 else ():
