@@ -76,7 +76,7 @@ def with_figures_at_breaks(
         # a picture set in the first line's text stands on its baseline: its foot reaches into the line
         first_foot = min((line.y1 for line in column if line.y0 >= y0 - 1), default=y0)
         for fig in sorted(beside, key=lambda f: -f[3]) if index not in (0, opening) else ():
-            reaches = fig[3] <= y0 + _REACH or fig[1] < y0 and fig[3] <= first_foot + _REACH
+            reaches = fig[3] <= y0 + _REACH or (fig[1] < y0 and fig[3] <= first_foot + _REACH)
             if reaches and not any(fig[3] - 1 < line.yc < y0 for line in column):
                 y0 = min(y0, fig[1])
                 taken.append(fig)

@@ -55,11 +55,10 @@ def stack_fractions(words: list[Word], rules: Callable[[], Sequence[tuple[str, B
                 above.append(k)
             elif w.yc > by and -1.5 <= w.y0 - by <= _TIGHT * w.size:
                 below.append(k)
-        if not above or not below or not _as_wide(words, above + below, bx0, bx1):
+        stack = above + below
+        if not above or not below or not _as_wide(words, stack, bx0, bx1) or not _beside(words, stack, by, bx0, bx1):
             continue
-        if not _beside(words, above + below, by, bx0, bx1):
-            continue
-        taken.update(above + below)
+        taken.update(stack)
         merged.append(_fraction([words[k] for k in above], [words[k] for k in below], by))
     if not merged:
         return words

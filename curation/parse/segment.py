@@ -103,10 +103,11 @@ def names_a_subject(text: str) -> bool:
     key = _key(text)
     if ornamented := _ORNAMENTED.match(key):
         key = ornamented.group(2)
-    if len(key) > 40 or not _HANGUL.search(key) or _NOT_HEADING.search(key) or _SENTENCE_END.search(key):
+    syllables = len(_HANGUL.findall(key))  # a lone one ("라" wrapped from "다, 라") names no subject
+    if len(key) > 40 or syllables < 2 or _NOT_HEADING.search(key) or _SENTENCE_END.search(key):
         return False
-    if _AMOUNT.search(key) or 2 * len(_HANGUL.findall(key)) < len(key) or len(_HANGUL.findall(key)) < 2:
-        return False  # a lone syllable ("라" wrapped from "다, 라") names no subject
+    if _AMOUNT.search(key) or 2 * syllables < len(key):
+        return False
     cells = [w for w in text.split() if any(c.isdigit() for c in w) and _NUMBER_CELL.match(w)]
     return len(cells) < 2
 

@@ -40,13 +40,13 @@ PICTURE_MARKS = re.compile(f"([{chr(FIRST_PICTURE)}-\U000FFFFD])")
 HWPUNITS_PER_POINT = 100  # HWP lengths are in 1/7200 inch
 
 
+_SMALLEST_FIGURE = 20.0  # pt
+
+
 def is_drawing(width: float, height: float) -> bool:
     """Whether shapes drawn in Hangul this size (pt) make a figure: a rule, an arrow or a ring round a letter is
     narrower than a figure is on either side."""
     return min(width, height) >= _SMALLEST_FIGURE
-
-
-_SMALLEST_FIGURE = 20.0
 
 
 _RINGS = "○◯"
